@@ -1,0 +1,58 @@
+//! The error type of every position and move parser.
+
+use std::fmt;
+
+/// A position text or a move that could not be read, or a move that is not legal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotationError {
+    /// The position text has the wrong number of fields.
+    FieldCount {
+        /// What was found.
+        found: usize,
+        /// What is accepted, e.g. "17 or 12".
+        expected: &'static str,
+    },
+    /// One field of a position text is malformed.
+    Field {
+        /// The field's name, e.g. "side to move".
+        field: &'static str,
+        /// The text found.
+        value: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The fields are well-formed but contradict each other or the rules.
+    Inconsistent(String),
+    /// A move that is not written in the game's notation.
+    MoveSyntax {
+        /// The move text.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A well-formed move that is not legal in the position.
+    IllegalMove {
+        /// The move text.
+        text: String,
+        /// Why it is not legal.
+        reason: String,
+    },
+}
+
+impl fmt::Display for NotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotationError::FieldCount { found, expected } => {
+                write!(f, "position has {found} fields, expected {expected}")
+            }
+            NotationError::Field { field, value, reason } => {
+                write!(f, "bad {field} field '{value}': {reason}")
+            }
+            NotationError::Inconsistent(msg) => write!(f, "inconsistent position: {msg}"),
+            NotationError::MoveSyntax { text, reason } => write!(f, "cannot read move '{text}': {reason}"),
+            NotationError::IllegalMove { text, reason } => write!(f, "illegal move '{text}': {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for NotationError {}
