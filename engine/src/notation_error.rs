@@ -45,12 +45,20 @@ impl fmt::Display for NotationError {
             NotationError::FieldCount { found, expected } => {
                 write!(f, "position has {found} fields, expected {expected}")
             }
-            NotationError::Field { field, value, reason } => {
+            NotationError::Field {
+                field,
+                value,
+                reason,
+            } => {
                 write!(f, "bad {field} field '{value}': {reason}")
             }
             NotationError::Inconsistent(msg) => write!(f, "inconsistent position: {msg}"),
-            NotationError::MoveSyntax { text, reason } => write!(f, "cannot read move '{text}': {reason}"),
-            NotationError::IllegalMove { text, reason } => write!(f, "illegal move '{text}': {reason}"),
+            NotationError::MoveSyntax { text, reason } => {
+                write!(f, "cannot read move '{text}': {reason}")
+            }
+            NotationError::IllegalMove { text, reason } => {
+                write!(f, "illegal move '{text}': {reason}")
+            }
         }
     }
 }

@@ -6,8 +6,16 @@ use retro_engine::Color;
 use std::path::PathBuf;
 
 fn reference(file: &str) -> String {
-    let path: PathBuf =
-        [env!("CARGO_MANIFEST_DIR"), "..", "..", "shared", "reference", file].iter().collect();
+    let path: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "..",
+        "shared",
+        "reference",
+        file,
+    ]
+    .iter()
+    .collect();
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read reference data {}: {e}", path.display()))
 }
@@ -37,10 +45,18 @@ fn split_perft_matches_reference_app() {
     let mut checked = 0;
     for line in data.lines().skip(1) {
         let f: Vec<&str> = line.split('\t').collect();
-        let (preset, depth, nodes): (usize, u32, u64) =
-            (f[0].parse().unwrap(), f[2].parse().unwrap(), f[3].parse().unwrap());
+        let (preset, depth, nodes): (usize, u32, u64) = (
+            f[0].parse().unwrap(),
+            f[2].parse().unwrap(),
+            f[3].parse().unwrap(),
+        );
         let m = game(preset);
-        assert_eq!(m.perft_split(&m.start(), depth), nodes, "{} depth {depth}", f[1]);
+        assert_eq!(
+            m.perft_split(&m.start(), depth),
+            nodes,
+            "{} depth {depth}",
+            f[1]
+        );
         checked += 1;
     }
     assert_eq!(checked, 38);
@@ -76,24 +92,39 @@ fn reference_games_replay() {
         for (i, mv) in moves.iter().enumerate() {
             if i + 1 == moves.len() {
                 let fen = m.format_fen(&pos);
-                assert!(same_fen(&fen, f[6]), "{label}: before the last move\n ours   {fen}\n theirs {}", f[6]);
+                assert!(
+                    same_fen(&fen, f[6]),
+                    "{label}: before the last move\n ours   {fen}\n theirs {}",
+                    f[6]
+                );
                 // Our reader must accept the reference FEN and give the same position back.
                 let back = m.parse_fen(f[6]).unwrap_or_else(|e| panic!("{label}: {e}"));
-                assert!(same_fen(&m.format_fen(&back), f[6]), "{label}: FEN round trip");
+                assert!(
+                    same_fen(&m.format_fen(&back), f[6]),
+                    "{label}: FEN round trip"
+                );
             }
-            let step = m
-                .parse_step(&pos, mv)
-                .unwrap_or_else(|e| panic!("{label}: ply {} '{mv}': {e}\n{}", i + 1, m.format_fen(&pos)));
+            let step = m.parse_step(&pos, mv).unwrap_or_else(|e| {
+                panic!("{label}: ply {} '{mv}': {e}\n{}", i + 1, m.format_fen(&pos))
+            });
             pos = m.play_step(&pos, step);
             plies += 1;
         }
         let over = m.outcome(&pos);
         match f[7] {
-            "4" => assert!(over.is_some(), "{label}: should be over: {}", m.format_fen(&pos)),
+            "4" => assert!(
+                over.is_some(),
+                "{label}: should be over: {}",
+                m.format_fen(&pos)
+            ),
             "3" => assert!(over.is_none(), "{label}: should go on: {over:?}"),
             t => panic!("unknown phase tag {t}"),
         }
-        let side = if f[8] == "1" { Color::White } else { Color::Black };
+        let side = if f[8] == "1" {
+            Color::White
+        } else {
+            Color::Black
+        };
         assert_eq!(pos.side, side, "{label}: side to move at the end");
         games += 1;
     }

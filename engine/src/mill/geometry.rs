@@ -154,7 +154,11 @@ const fn build(board: Board) -> Geometry {
         board,
         rings,
         points,
-        all: if points == 32 { u32::MAX } else { (1u32 << points) - 1 },
+        all: if points == 32 {
+            u32::MAX
+        } else {
+            (1u32 << points) - 1
+        },
         adjacent,
         mills,
         mill_count,
@@ -234,7 +238,9 @@ impl Geometry {
     /// The symmetry that undoes `sym`.
     pub fn inverse(&self, sym: usize) -> usize {
         (0..SYMMETRIES)
-            .find(|&s| (0..self.points).all(|p| self.transform_point(self.transform_point(p, sym), s) == p))
+            .find(|&s| {
+                (0..self.points).all(|p| self.transform_point(self.transform_point(p, sym), s) == p)
+            })
             .expect("every symmetry has an inverse")
     }
 
@@ -252,7 +258,10 @@ impl Geometry {
 
     /// Number of complete mills of `own` on the board.
     pub fn count_mills(&self, own: Bits) -> u32 {
-        self.mills[..self.mill_count].iter().filter(|&&m| own & m == m).count() as u32
+        self.mills[..self.mill_count]
+            .iter()
+            .filter(|&&m| own & m == m)
+            .count() as u32
     }
 
     /// Union of the neighbours of every point of `set`.
@@ -302,7 +311,9 @@ mod tests {
     #[test]
     fn named_mills_exist() {
         let g = &MORRIS24;
-        for line in ["a7 d7 g7", "c3 d3 e3", "a1 a4 a7", "d5 d6 d7", "g1 g4 g7", "b2 b4 b6"] {
+        for line in [
+            "a7 d7 g7", "c3 d3 e3", "a1 a4 a7", "d5 d6 d7", "g1 g4 g7", "b2 b4 b6",
+        ] {
             let m: Bits = line.split(' ').map(|n| 1 << pt(g, n)).sum();
             assert!(g.mills[..g.mill_count].contains(&m), "{line}");
         }
@@ -319,8 +330,10 @@ mod tests {
         for g in [&MORRIS24, &MORRIS24D, &MORRIS16] {
             let mut images = std::collections::HashSet::new();
             for sym in 0..SYMMETRIES {
-                let mut mills: Vec<Bits> =
-                    g.mills[..g.mill_count].iter().map(|&m| g.transform(m, sym)).collect();
+                let mut mills: Vec<Bits> = g.mills[..g.mill_count]
+                    .iter()
+                    .map(|&m| g.transform(m, sym))
+                    .collect();
                 let mut orig = g.mills[..g.mill_count].to_vec();
                 mills.sort();
                 orig.sort();
@@ -330,8 +343,15 @@ mod tests {
                     assert_eq!(g.transform(g.adjacent[p], sym), g.adjacent[q]);
                 }
                 let inv = g.inverse(sym);
-                assert_eq!(g.transform(g.transform(0x00a5_3c17 & g.all, sym), inv), 0x00a5_3c17 & g.all);
-                images.insert((0..g.points).map(|p| g.transform_point(p, sym)).collect::<Vec<_>>());
+                assert_eq!(
+                    g.transform(g.transform(0x00a5_3c17 & g.all, sym), inv),
+                    0x00a5_3c17 & g.all
+                );
+                images.insert(
+                    (0..g.points)
+                        .map(|p| g.transform_point(p, sym))
+                        .collect::<Vec<_>>(),
+                );
             }
             assert_eq!(images.len(), SYMMETRIES);
         }

@@ -6,11 +6,17 @@ use super::rules::MillAction;
 use crate::{Color, NotationError};
 
 fn field_err(field: &'static str, value: &str, reason: impl Into<String>) -> NotationError {
-    NotationError::Field { field, value: value.to_string(), reason: reason.into() }
+    NotationError::Field {
+        field,
+        value: value.to_string(),
+        reason: reason.into(),
+    }
 }
 
 fn number<T: std::str::FromStr>(field: &'static str, value: &str) -> Result<T, NotationError> {
-    value.parse::<T>().map_err(|_| field_err(field, value, "not a number in range"))
+    value
+        .parse::<T>()
+        .map_err(|_| field_err(field, value, "not a number in range"))
 }
 
 impl Mill {
@@ -20,10 +26,16 @@ impl Mill {
     }
 
     fn parse_point(&self, text: &str, whole: &str) -> Result<u8, NotationError> {
-        self.geo.point(text).map(|p| p as u8).ok_or_else(|| NotationError::MoveSyntax {
-            text: whole.to_string(),
-            reason: format!("'{text}' is not a point of the {} board", self.geo.board.name()),
-        })
+        self.geo
+            .point(text)
+            .map(|p| p as u8)
+            .ok_or_else(|| NotationError::MoveSyntax {
+                text: whole.to_string(),
+                reason: format!(
+                    "'{text}' is not a point of the {} board",
+                    self.geo.board.name()
+                ),
+            })
     }
 
     /// Parses a position in the reference app's FEN (17 fields, optional extension tokens such
@@ -38,7 +50,12 @@ impl Mill {
                 (v, &[])
             }
             n if n >= 17 => (f[..17].to_vec(), &f[17..]),
-            n => return Err(NotationError::FieldCount { found: n, expected: "17 (or the legacy 12)" }),
+            n => {
+                return Err(NotationError::FieldCount {
+                    found: n,
+                    expected: "17 (or the legacy 12)",
+                })
+            }
         };
         let mut node_ids = false;
         let mut stalemate_removal = false;
@@ -108,7 +125,11 @@ impl Mill {
             ("black mill to", core[13]),
         ] {
             let sq: i32 = number(name, v)?;
-            let ok = if node_ids { (-1..g.points as i32).contains(&sq) } else { sq == 0 || (8..8 + g.points as i32).contains(&sq) };
+            let ok = if node_ids {
+                (-1..g.points as i32).contains(&sq)
+            } else {
+                sq == 0 || (8..8 + g.points as i32).contains(&sq)
+            };
             if !ok {
                 return Err(field_err(name, v, "not a point id"));
             }
@@ -153,10 +174,14 @@ impl Mill {
             return inconsistent("the side not to move owes a removal".into());
         }
         if action == "p" && hand[si] == 0 {
-            return inconsistent("action p (place) but the side to move has no stones in hand".into());
+            return inconsistent(
+                "action p (place) but the side to move has no stones in hand".into(),
+            );
         }
         if action == "s" && hand[si] > 0 {
-            return inconsistent("action s (move) but the side to move still has stones in hand".into());
+            return inconsistent(
+                "action s (move) but the side to move still has stones in hand".into(),
+            );
         }
         if placing && phase == "p" && hand == [0, 0] && pending == [0, 0] {
             return inconsistent("placing phase but no stones in hand and no removal owed".into());
@@ -276,7 +301,10 @@ impl Mill {
     fn parse_steps(&self, text: &str) -> Result<Vec<Step>, NotationError> {
         let lower = text.trim().to_ascii_lowercase();
         if lower.is_empty() {
-            return Err(NotationError::MoveSyntax { text: text.into(), reason: "empty".into() });
+            return Err(NotationError::MoveSyntax {
+                text: text.into(),
+                reason: "empty".into(),
+            });
         }
         let mut parts = lower.split('x');
         let head = parts.next().unwrap_or("");
@@ -307,7 +335,10 @@ impl Mill {
     }
 
     fn check_step(&self, p: &Position, st: Step, text: &str) -> Result<(), NotationError> {
-        let illegal = |reason: String| NotationError::IllegalMove { text: text.into(), reason };
+        let illegal = |reason: String| NotationError::IllegalMove {
+            text: text.into(),
+            reason,
+        };
         if let Some(over) = self.outcome(p) {
             return Err(illegal(format!(
                 "the game is over ({} lost: {})",
@@ -357,7 +388,11 @@ impl Mill {
                 reason: "incomplete: a removal must follow (append x<point>)".into(),
             });
         }
-        let mut mv = Move { from: NO_POINT, to: NO_POINT, removed: 0 };
+        let mut mv = Move {
+            from: NO_POINT,
+            to: NO_POINT,
+            removed: 0,
+        };
         for st in steps {
             match st {
                 Step::Place(t) => mv.to = t,
@@ -427,7 +462,13 @@ impl Mill {
             out.push_str(l.trim_end());
             out.push('\n');
         }
-        let who = |c: Color| if c == Color::White { "White (O)" } else { "Black (@)" };
+        let who = |c: Color| {
+            if c == Color::White {
+                "White (O)"
+            } else {
+                "Black (@)"
+            }
+        };
         out.push_str(&format!(
             "White: {} on board, {} in hand   Black: {} on board, {} in hand\n",
             p.stones[0].count_ones(),

@@ -39,7 +39,10 @@ impl Mill {
         if depth == 1 {
             return moves.len() as u64;
         }
-        moves.iter().map(|(_, q)| self.perft_compound(q, depth - 1)).sum()
+        moves
+            .iter()
+            .map(|(_, q)| self.perft_compound(q, depth - 1))
+            .sum()
     }
 
     /// Perft in either form.
@@ -59,11 +62,17 @@ impl Mill {
         let mut out: Vec<(String, Position)> = if split {
             let mut list = StepList::default();
             self.steps(p, &mut list);
-            list.as_slice().iter().map(|&s| (self.format_step(s), self.play_step(p, s))).collect()
+            list.as_slice()
+                .iter()
+                .map(|&s| (self.format_step(s), self.play_step(p, s)))
+                .collect()
         } else {
             let mut moves = Vec::new();
             self.moves(p, &mut moves);
-            moves.into_iter().map(|(m, q)| (self.format_move(&m), q)).collect()
+            moves
+                .into_iter()
+                .map(|(m, q)| (self.format_move(&m), q))
+                .collect()
         };
         out.sort_by(|a, b| a.0.cmp(&b.0));
         out

@@ -101,7 +101,10 @@ pub struct StepList {
 
 impl Default for StepList {
     fn default() -> Self {
-        StepList { steps: [Step::Place(0); 128], len: 0 }
+        StepList {
+            steps: [Step::Place(0); 128],
+            len: 0,
+        }
     }
 }
 
@@ -221,7 +224,11 @@ impl Mill {
         while own != 0 {
             let from = own.trailing_zeros() as u8;
             own &= own - 1;
-            let dests = if fly { empty } else { self.geo.adjacent[from as usize] & empty };
+            let dests = if fly {
+                empty
+            } else {
+                self.geo.adjacent[from as usize] & empty
+            };
             f(from, dests);
         }
     }
@@ -287,13 +294,22 @@ impl Mill {
     /// Whether the game is over, and how. A side to move with no legal step loses.
     pub fn outcome(&self, p: &Position) -> Option<GameOver> {
         if p.board_full_loss {
-            return Some(GameOver { loser: Color::White, reason: EndReason::BoardFull });
+            return Some(GameOver {
+                loser: Color::White,
+                reason: EndReason::BoardFull,
+            });
         }
         if let Some(loser) = self.too_few(p) {
-            return Some(GameOver { loser, reason: EndReason::TooFewStones });
+            return Some(GameOver {
+                loser,
+                reason: EndReason::TooFewStones,
+            });
         }
         if self.count_steps(p) == 0 {
-            return Some(GameOver { loser: p.side, reason: EndReason::NoLegalMove });
+            return Some(GameOver {
+                loser: p.side,
+                reason: EndReason::NoLegalMove,
+            });
         }
         None
     }
@@ -324,7 +340,11 @@ impl Mill {
 
     /// Sets the removals owed after side `c` closed `mills` mills.
     fn owe_removals(&self, p: &mut Position, c: Color, mills: u32) {
-        let want = if self.profile.remove_per_mill { mills } else { 1 };
+        let want = if self.profile.remove_per_mill {
+            mills
+        } else {
+            1
+        };
         let available = p.stones[c.other().index()].count_ones();
         p.pending[c.index()] = want.min(available) as i8;
     }
@@ -441,7 +461,11 @@ impl Mill {
                     }
                 }
             }
-            p.side = if self.profile.defender_first { Color::Black } else { s.other() };
+            p.side = if self.profile.defender_first {
+                Color::Black
+            } else {
+                s.other()
+            };
         } else {
             p.side = s.other();
         }
@@ -490,7 +514,10 @@ impl Mill {
         }
         for &st in steps.as_slice() {
             if let Step::Remove(r) = st {
-                let next = Move { removed: mv.removed | bit(r), ..mv };
+                let next = Move {
+                    removed: mv.removed | bit(r),
+                    ..mv
+                };
                 self.complete(next, self.play_step(&q, st), side, out);
             }
         }

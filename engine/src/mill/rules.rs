@@ -79,25 +79,58 @@ pub struct Preset {
 
 /// Every preset, in the order `retro variants` lists them.
 pub const PRESETS: &[Preset] = &[
-    Preset { name: "nine-mens-morris", note: "the standard game (Gasser 1996, Malom)" },
-    Preset { name: "twelve-mens-morris", note: "diagonals; board full after placing: White loses" },
-    Preset { name: "morabaraba", note: "closing two mills at once removes two stones" },
-    Preset { name: "lasker-morris", note: "10 stones; a side may move instead of placing" },
-    Preset { name: "russian-mill", note: "one-time mills: the same mill cannot score twice" },
-    Preset { name: "cheng-san-qi", note: "no flying" },
+    Preset {
+        name: "nine-mens-morris",
+        note: "the standard game (Gasser 1996, Malom)",
+    },
+    Preset {
+        name: "twelve-mens-morris",
+        note: "diagonals; board full after placing: White loses",
+    },
+    Preset {
+        name: "morabaraba",
+        note: "closing two mills at once removes two stones",
+    },
+    Preset {
+        name: "lasker-morris",
+        note: "10 stones; a side may move instead of placing",
+    },
+    Preset {
+        name: "russian-mill",
+        note: "one-time mills: the same mill cannot score twice",
+    },
+    Preset {
+        name: "cheng-san-qi",
+        note: "no flying",
+    },
     Preset {
         name: "da-san-qi",
         note: "placing mills mark the point; marks leave when placing ends; Black moves first",
     },
-    Preset { name: "dooz", note: "a placing mill takes a stone from the opponent's hand" },
+    Preset {
+        name: "dooz",
+        note: "a placing mill takes a stone from the opponent's hand",
+    },
     Preset {
         name: "zhi-qi",
         note: "board full: both remove; a blocked side removes a neighbour and moves",
     },
-    Preset { name: "el-filja", note: "no removals while placing; then removals by mill counts" },
-    Preset { name: "experimental", note: "board full: Black then White remove; Black moves first" },
-    Preset { name: "six-mens-morris", note: "16-point board, 6 stones, no flying (a draw)" },
-    Preset { name: "six-mens-morris-flying", note: "16-point board, 6 stones, flying at 3" },
+    Preset {
+        name: "el-filja",
+        note: "no removals while placing; then removals by mill counts",
+    },
+    Preset {
+        name: "experimental",
+        note: "board full: Black then White remove; Black moves first",
+    },
+    Preset {
+        name: "six-mens-morris",
+        note: "16-point board, 6 stones, no flying (a draw)",
+    },
+    Preset {
+        name: "six-mens-morris-flying",
+        note: "16-point board, 6 stones, flying at 3",
+    },
 ];
 
 /// Error for an unknown preset or a bad `field=value` setting.
@@ -155,14 +188,31 @@ impl Profile {
             move_in_placing: false,
             n_move_rule: 100,
         };
-        let twelve = Profile { board: Board::Morris24D, stones: 12, ..base.clone() };
+        let twelve = Profile {
+            board: Board::Morris24D,
+            stones: 12,
+            ..base.clone()
+        };
         Ok(match name {
             "nine-mens-morris" => base,
             "twelve-mens-morris" => twelve,
-            "morabaraba" => Profile { remove_per_mill: true, ..twelve },
-            "lasker-morris" => Profile { stones: 10, move_in_placing: true, ..base },
-            "russian-mill" => Profile { one_time_mills: true, ..base },
-            "cheng-san-qi" => Profile { flying: false, ..base },
+            "morabaraba" => Profile {
+                remove_per_mill: true,
+                ..twelve
+            },
+            "lasker-morris" => Profile {
+                stones: 10,
+                move_in_placing: true,
+                ..base
+            },
+            "russian-mill" => Profile {
+                one_time_mills: true,
+                ..base
+            },
+            "cheng-san-qi" => Profile {
+                flying: false,
+                ..base
+            },
             "da-san-qi" => Profile {
                 flying: false,
                 mill_action: MillAction::MarkAndDelay,
@@ -170,7 +220,10 @@ impl Profile {
                 defender_first: true,
                 ..twelve
             },
-            "dooz" => Profile { mill_action: MillAction::RemoveFromHand, ..twelve },
+            "dooz" => Profile {
+                mill_action: MillAction::RemoveFromHand,
+                ..twelve
+            },
             "zhi-qi" => Profile {
                 board_full: BoardFull::FirstThenSecondRemove,
                 stalemate: Stalemate::RemoveAndMove,
@@ -191,8 +244,17 @@ impl Profile {
                 defender_first: true,
                 ..twelve
             },
-            "six-mens-morris" => Profile { board: Board::Morris16, stones: 6, flying: false, ..base },
-            "six-mens-morris-flying" => Profile { board: Board::Morris16, stones: 6, ..base },
+            "six-mens-morris" => Profile {
+                board: Board::Morris16,
+                stones: 6,
+                flying: false,
+                ..base
+            },
+            "six-mens-morris-flying" => Profile {
+                board: Board::Morris16,
+                stones: 6,
+                ..base
+            },
             _ => {
                 let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
                 return Err(RuleError(format!(
@@ -206,13 +268,17 @@ impl Profile {
     /// Sets one field from its `name=value` text form, e.g. `flying=false`.
     pub fn set(&mut self, setting: &str) -> Result<(), RuleError> {
         let (name, value) = setting.split_once('=').ok_or_else(|| {
-            RuleError(format!("rule setting '{setting}' is not of the form field=value"))
+            RuleError(format!(
+                "rule setting '{setting}' is not of the form field=value"
+            ))
         })?;
         let before = self.clone();
         let name = name.trim().replace('_', "-");
         let value = value.trim();
         let bad = |expected: &str| {
-            RuleError(format!("rule field '{name}': expected {expected}, found '{value}'"))
+            RuleError(format!(
+                "rule field '{name}': expected {expected}, found '{value}'"
+            ))
         };
         let boolean = || match value {
             "true" | "on" | "yes" | "1" => Ok(true),
@@ -236,17 +302,16 @@ impl Profile {
             "fly-at" => self.fly_at = small(3, 12)? as u8,
             "min-stones" => self.min_stones = small(1, 3)? as u8,
             "mill-action" => {
-                self.mill_action = match value {
-                    "remove-from-board" => MillAction::RemoveFromBoard,
-                    "remove-from-hand" => MillAction::RemoveFromHand,
-                    "mark-and-delay" => MillAction::MarkAndDelay,
-                    "mill-counts" => MillAction::MillCounts,
-                    _ => {
-                        return Err(bad(
+                self.mill_action =
+                    match value {
+                        "remove-from-board" => MillAction::RemoveFromBoard,
+                        "remove-from-hand" => MillAction::RemoveFromHand,
+                        "mark-and-delay" => MillAction::MarkAndDelay,
+                        "mill-counts" => MillAction::MillCounts,
+                        _ => return Err(bad(
                             "remove-from-board, remove-from-hand, mark-and-delay or mill-counts",
-                        ))
+                        )),
                     }
-                }
             }
             "remove-from-mills" => self.remove_from_mills = boolean()?,
             "remove-per-mill" => self.remove_per_mill = boolean()?,
@@ -256,11 +321,9 @@ impl Profile {
                     "first-player-loses" => BoardFull::FirstPlayerLoses,
                     "first-then-second-remove" => BoardFull::FirstThenSecondRemove,
                     "second-then-first-remove" => BoardFull::SecondThenFirstRemove,
-                    _ => {
-                        return Err(bad(
-                            "first-player-loses, first-then-second-remove or second-then-first-remove",
-                        ))
-                    }
+                    _ => return Err(bad(
+                        "first-player-loses, first-then-second-remove or second-then-first-remove",
+                    )),
                 }
             }
             "stalemate" => {
