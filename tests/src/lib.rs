@@ -1,1 +1,53 @@
-//! Cross-crate test helpers.
+//! Helpers for the end-to-end tests: locating and running the `retro` binary.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Path of the `retro` binary built by this `cargo test` run (same profile as the tests).
+pub fn retro_bin() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    // target/<profile>/deps/<test> -> target/<profile>/retro
+    let dir = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .expect("target directory");
+    let bin = dir.join(format!("retro{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        bin.exists(),
+        "{} not found: run the tests with `cargo test --workspace` (which builds the retro binary)",
+        bin.display()
+    );
+    bin
+}
+
+/// Runs `retro` with the given arguments and optional stdin.
+pub fn retro(args: &[&str], stdin: Option<&str>) -> Output {
+    use std::io::Write;
+    let mut cmd = Command::new(retro_bin());
+    cmd.args(args);
+    cmd.stdin(std::process::Stdio::piped());
+    cmd.stdout(std::process::Stdio::piped());
+    cmd.stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn retro");
+    if let Some(input) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+    } else {
+        drop(child.stdin.take());
+    }
+    child.wait_with_output().expect("retro output")
+}
+
+/// Stdout as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Stderr as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
