@@ -1,1 +1,9 @@
-pub mod placeholder {}
+//! Retrograde analysis of Mill games into memory-mapped tables, and probing them.
+
+pub mod db;
+pub mod index;
+pub mod retro;
+pub mod sector;
+pub mod solve;
+pub mod table;
+pub mod value;

@@ -8,7 +8,7 @@ pub mod rules;
 
 pub use geometry::{Bits, Board, Geometry};
 pub use position::{EndReason, GameOver, Mill, Move, Position, Step, StepList, NO_POINT};
-pub use rules::{Profile, PRESETS};
+pub use rules::{BoardFull, MillAction, Profile, Stalemate, PRESETS};
 
 use crate::{Game, NotationError};
 

@@ -176,8 +176,16 @@ impl Tables {
                 Board::Morris24 => (&POINTS_24, LINES_24.to_vec(), MILLS_24.to_vec()),
                 Board::Morris24D => (
                     &POINTS_24,
-                    LINES_24.iter().chain(DIAGONAL_LINES.iter()).copied().collect(),
-                    MILLS_24.iter().chain(DIAGONAL_MILLS.iter()).copied().collect(),
+                    LINES_24
+                        .iter()
+                        .chain(DIAGONAL_LINES.iter())
+                        .copied()
+                        .collect(),
+                    MILLS_24
+                        .iter()
+                        .chain(DIAGONAL_MILLS.iter())
+                        .copied()
+                        .collect(),
                 ),
                 Board::Morris16 => (&POINTS_16, LINES_16.to_vec(), MILLS_16.to_vec()),
             };
@@ -195,7 +203,10 @@ impl Tables {
             adjacent[a].push(b);
             adjacent[b].push(a);
         }
-        let mills = mills.iter().map(|m| [index(m[0]), index(m[1]), index(m[2])]).collect();
+        let mills = mills
+            .iter()
+            .map(|m| [index(m[0]), index(m[1]), index(m[2])])
+            .collect();
         Tables {
             rings: names.len() / 8,
             names,
@@ -576,7 +587,7 @@ impl SlowMill {
                     }
                 }
             } else if self.rules.defender_first {
-                next = B;
+                next = o;
             } else {
                 next = o;
             }

@@ -1,0 +1,195 @@
+//! A directory of Mill tables for one rule profile: paths, lazy opening, probing.
+
+use crate::index::BoardIndex;
+use crate::sector::{lost, Folded, SectorKey};
+use crate::table::{Table, TableError, GAME_MILL};
+use crate::value::Value;
+use retro_engine::mill::{Mill, Position};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Why a position could not be probed.
+#[derive(Debug)]
+pub enum ProbeError {
+    /// The sector's table is not in the directory.
+    Missing {
+        /// The sector.
+        sector: SectorKey,
+        /// Where it was looked for.
+        path: PathBuf,
+    },
+    /// The table exists but cannot be used.
+    Table(TableError),
+    /// The position is not one the tables describe (e.g. a removal is pending).
+    Unsupported(String),
+}
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProbeError::Missing { sector, path } => {
+                write!(
+                    f,
+                    "no table for sector {sector} (looked for {})",
+                    path.display()
+                )
+            }
+            ProbeError::Table(e) => write!(f, "{e}"),
+            ProbeError::Unsupported(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for ProbeError {}
+
+type Slot = OnceLock<Result<Arc<(Table, BoardIndex)>, String>>;
+
+/// The tables of one Mill rule profile in one directory, opened lazily and shared.
+pub struct Db {
+    /// The game (rules) the tables are for.
+    pub game: Mill,
+    /// The folder holding this profile's tables.
+    pub folder: PathBuf,
+    fingerprint: String,
+    open: Mutex<HashMap<SectorKey, Arc<Slot>>>,
+}
+
+/// Short stable hash of a fingerprint (FNV-1a), used in folder names.
+pub fn fingerprint_hash(fp: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in fp.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
+impl Db {
+    /// The tables of `game` under `dir` (in a sub-folder named after the rule fingerprint).
+    pub fn new(game: Mill, dir: &Path) -> Db {
+        let fingerprint = game.profile.fingerprint();
+        let folder = dir.join(format!("mill-{:016x}", fingerprint_hash(&fingerprint)));
+        Db {
+            game,
+            folder,
+            fingerprint,
+            open: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The rule fingerprint tables must carry.
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+
+    /// Path of a sector's table.
+    pub fn path(&self, k: SectorKey) -> PathBuf {
+        self.folder.join(format!("sector_{k}.rtb"))
+    }
+
+    /// Opens and checks a table file against this profile and sector (no caching).
+    pub fn open_checked(&self, k: SectorKey) -> Result<Table, ProbeError> {
+        let path = self.path(k);
+        if !path.exists() {
+            return Err(ProbeError::Missing { sector: k, path });
+        }
+        let t = Table::open(&path).map_err(ProbeError::Table)?;
+        let h = &t.header;
+        let mismatch = |m: String| Err(ProbeError::Table(TableError::Mismatch(path.clone(), m)));
+        if h.game != GAME_MILL {
+            return mismatch(format!("table for game {}, not Mill", h.game));
+        }
+        if h.fingerprint != self.fingerprint {
+            return mismatch(format!(
+                "table built for other rules ({}), expected {}",
+                h.fingerprint, self.fingerprint
+            ));
+        }
+        if h.sector != k {
+            return mismatch(format!("table holds sector {}, expected {k}", h.sector));
+        }
+        let idx = BoardIndex::new(self.game.geo, k.w as usize, k.b as usize);
+        if idx.size() != h.slots {
+            return mismatch(format!(
+                "table has {} slots, the index has {}",
+                h.slots,
+                idx.size()
+            ));
+        }
+        Ok(t)
+    }
+
+    /// The table of a sector with its index, opened once and shared.
+    pub fn table(&self, k: SectorKey) -> Result<Arc<(Table, BoardIndex)>, ProbeError> {
+        let slot = {
+            let mut open = self.open.lock().expect("table map lock");
+            open.entry(k)
+                .or_insert_with(|| Arc::new(OnceLock::new()))
+                .clone()
+        };
+        let r = slot.get_or_init(|| {
+            self.open_checked(k)
+                .map(|t| {
+                    let idx = BoardIndex::new(self.game.geo, k.w as usize, k.b as usize);
+                    Arc::new((t, idx))
+                })
+                .map_err(|e| match e {
+                    ProbeError::Missing { .. } => "missing".to_string(),
+                    other => other.to_string(),
+                })
+        });
+        match r {
+            Ok(t) => Ok(t.clone()),
+            Err(m) if m == "missing" => Err(ProbeError::Missing {
+                sector: k,
+                path: self.path(k),
+            }),
+            Err(m) => Err(ProbeError::Unsupported(m.clone())),
+        }
+    }
+
+    /// Forgets a cached table (after it was rewritten).
+    pub fn forget(&self, k: SectorKey) {
+        self.open.lock().expect("table map lock").remove(&k);
+    }
+
+    /// The value of a folded position (side to move first).
+    pub fn value_folded(&self, f: &Folded) -> Result<Value, ProbeError> {
+        let p = &self.game.profile;
+        if lost(p, f.own.count_ones() as u8, f.own_hand) {
+            return Ok(Value::Loss(0));
+        }
+        if lost(p, f.opp.count_ones() as u8, f.opp_hand) {
+            return Ok(Value::Win(0));
+        }
+        let k = f.key();
+        let t = self.table(k)?;
+        let slot = t.1.index(f.own, f.opp);
+        t.0.value(slot).ok_or_else(|| {
+            ProbeError::Table(TableError::Corrupt(
+                self.path(k),
+                format!("slot {slot} holds no value"),
+            ))
+        })
+    }
+
+    /// The value of an engine position for its side to move.
+    pub fn value(&self, pos: &Position) -> Result<Value, ProbeError> {
+        if let Some(over) = self.game.outcome(pos) {
+            return Ok(if over.loser == pos.side {
+                Value::Loss(0)
+            } else {
+                Value::Win(0)
+            });
+        }
+        if pos.pending != [0, 0] || pos.marked != 0 || pos.stalemate_removal {
+            return Err(ProbeError::Unsupported(
+                "tables hold positions at the start of a ply; play the pending removal first"
+                    .into(),
+            ));
+        }
+        self.value_folded(&Folded::from_position(pos))
+    }
+}

@@ -1,0 +1,307 @@
+//! Dense, symmetry-reduced ranking of Mill positions within a sector.
+//!
+//! A sector fixes how many stones the side to move (`w`) and the opponent (`b`) have on the
+//! board. A position is ranked as `class(own) * C(points - w, b) + rank(opp squeezed into the
+//! points own leaves free)`, where `class(own)` numbers the symmetry classes of `w`-point sets
+//! (a table over all `C(points, w)` sets, built once per board and `w`). When the own set is
+//! symmetric (its stabiliser is more than the identity), the stabiliser is applied to the
+//! opponent's stones too and the smallest rank is taken; the other ranks of such a class are
+//! *wasted slots*: they are never the canonical form of a position.
+
+use retro_engine::mill::{Bits, Geometry};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Binomial coefficients `C(n, k)` for `n, k <= 32`.
+pub static BINOM: [[u64; 33]; 33] = {
+    let mut t = [[0u64; 33]; 33];
+    let mut n = 0;
+    while n <= 32 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k <= n - 1 { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// Colex rank of a set among the sets of the same size.
+#[inline]
+pub fn rank_set(mut set: u32) -> u64 {
+    let mut r = 0;
+    let mut i = 1;
+    while set != 0 {
+        r += BINOM[set.trailing_zeros() as usize][i];
+        set &= set - 1;
+        i += 1;
+    }
+    r
+}
+
+/// The `k`-element set of colex rank `r`.
+#[inline]
+pub fn unrank_set(mut r: u64, k: usize) -> u32 {
+    let mut set = 0;
+    let mut p = 32;
+    for i in (1..=k).rev() {
+        // The largest p with C(p, i) <= r.
+        p -= 1;
+        while BINOM[p][i] > r {
+            p -= 1;
+        }
+        set |= 1 << p;
+        r -= BINOM[p][i];
+    }
+    set
+}
+
+/// Squeezes the bits of `x` that lie in `mask` together (software `pext`).
+#[inline]
+pub fn squeeze(x: u32, mask: u32) -> u32 {
+    let mut out = 0;
+    let mut m = mask;
+    let mut i = 0;
+    while m != 0 {
+        let b = m & m.wrapping_neg();
+        if x & b != 0 {
+            out |= 1 << i;
+        }
+        i += 1;
+        m &= m - 1;
+    }
+    out
+}
+
+/// Spreads the low bits of `x` over the set bits of `mask` (software `pdep`).
+#[inline]
+pub fn spread(x: u32, mask: u32) -> u32 {
+    let mut out = 0;
+    let mut m = mask;
+    let mut i = 0;
+    while m != 0 {
+        let b = m & m.wrapping_neg();
+        if x & (1 << i) != 0 {
+            out |= b;
+        }
+        i += 1;
+        m &= m - 1;
+    }
+    out
+}
+
+/// Symmetry classes of the `w`-point sets of one board.
+pub struct SetClasses {
+    /// For each colex rank of a `w`-set: its class number.
+    pub class_of: Vec<u32>,
+    /// For each colex rank: a symmetry that maps the set to its class representative.
+    pub sym_of: Vec<u8>,
+    /// Representative set of each class (the image with the smallest colex rank).
+    pub reps: Vec<Bits>,
+    /// For each class: bit `s` set when symmetry `s` fixes the representative.
+    pub stabiliser: Vec<u16>,
+}
+
+impl SetClasses {
+    fn build(geo: &Geometry, w: usize) -> SetClasses {
+        let n = BINOM[geo.points][w] as usize;
+        let mut class_of = vec![u32::MAX; n];
+        let mut sym_of = vec![0u8; n];
+        let mut reps = Vec::new();
+        let mut stabiliser = Vec::new();
+        let inverse: Vec<u8> = (0..16).map(|s| geo.inverse(s) as u8).collect();
+        for r in 0..n {
+            if class_of[r] != u32::MAX {
+                continue;
+            }
+            // r is the smallest rank of its orbit, so it is the representative.
+            let rep = unrank_set(r as u64, w);
+            let class = reps.len() as u32;
+            let mut stab = 0u16;
+            for s in 0..16 {
+                let img = geo.transform(rep, s);
+                let ir = rank_set(img) as usize;
+                if img == rep {
+                    stab |= 1 << s;
+                }
+                if class_of[ir] == u32::MAX {
+                    class_of[ir] = class;
+                    // img -> rep is the inverse of s.
+                    sym_of[ir] = inverse[s];
+                }
+            }
+            reps.push(rep);
+            stabiliser.push(stab);
+        }
+        SetClasses {
+            class_of,
+            sym_of,
+            reps,
+            stabiliser,
+        }
+    }
+
+    /// The classes of `w`-sets on a board (built once, shared).
+    pub fn get(geo: &'static Geometry, w: usize) -> Arc<SetClasses> {
+        type Cache = Mutex<Vec<((usize, usize), Arc<SetClasses>)>>;
+        static CACHE: OnceLock<Cache> = OnceLock::new();
+        let key = (geo.points + 100 * geo.board as usize, w);
+        let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+        if let Some((_, c)) = cache
+            .lock()
+            .expect("cache lock")
+            .iter()
+            .find(|(k, _)| *k == key)
+        {
+            return c.clone();
+        }
+        let built = Arc::new(SetClasses::build(geo, w));
+        let mut guard = cache.lock().expect("cache lock");
+        if let Some((_, c)) = guard.iter().find(|(k, _)| *k == key) {
+            return c.clone();
+        }
+        guard.push((key, built.clone()));
+        built
+    }
+}
+
+/// The ranking of one sector's board configurations: `w` own stones, `b` opponent stones.
+#[derive(Clone)]
+pub struct BoardIndex {
+    geo: &'static Geometry,
+    w: usize,
+    b: usize,
+    classes: Arc<SetClasses>,
+    per_class: u64,
+}
+
+impl BoardIndex {
+    /// The index of positions with `w` stones of the side to move and `b` of the opponent.
+    pub fn new(geo: &'static Geometry, w: usize, b: usize) -> BoardIndex {
+        assert!(w + b <= geo.points, "too many stones for the board");
+        let classes = SetClasses::get(geo, w);
+        let per_class = BINOM[geo.points - w][b];
+        BoardIndex {
+            geo,
+            w,
+            b,
+            classes,
+            per_class,
+        }
+    }
+
+    /// Number of slots (canonical positions plus wasted slots).
+    pub fn size(&self) -> u64 {
+        self.classes.reps.len() as u64 * self.per_class
+    }
+
+    /// The slot of a position given as (own stones, opponent stones).
+    #[inline]
+    pub fn index(&self, own: Bits, opp: Bits) -> u64 {
+        let r = rank_set(own) as usize;
+        let class = self.classes.class_of[r] as usize;
+        let g = self.classes.sym_of[r] as usize;
+        let rep = self.classes.reps[class];
+        let opp = self.geo.transform(opp, g);
+        let free = self.geo.all & !rep;
+        let mut best = rank_set(squeeze(opp, free));
+        let stab = self.classes.stabiliser[class];
+        if stab != 1 {
+            let mut s = stab & !1;
+            while s != 0 {
+                let h = s.trailing_zeros() as usize;
+                s &= s - 1;
+                best = best.min(rank_set(squeeze(self.geo.transform(opp, h), free)));
+            }
+        }
+        class as u64 * self.per_class + best
+    }
+
+    /// The position of a slot as (own stones, opponent stones), or `None` for a wasted slot.
+    #[inline]
+    pub fn unindex(&self, slot: u64) -> Option<(Bits, Bits)> {
+        let class = (slot / self.per_class) as usize;
+        let r = slot % self.per_class;
+        let rep = self.classes.reps[class];
+        let free = self.geo.all & !rep;
+        let opp = spread(unrank_set(r, self.b), free);
+        let stab = self.classes.stabiliser[class];
+        if stab != 1 {
+            let mut s = stab & !1;
+            while s != 0 {
+                let h = s.trailing_zeros() as usize;
+                s &= s - 1;
+                if rank_set(squeeze(self.geo.transform(opp, h), free)) < r {
+                    return None;
+                }
+            }
+        }
+        Some((rep, opp))
+    }
+
+    /// Stones of the side to move.
+    pub fn own_count(&self) -> usize {
+        self.w
+    }
+
+    /// Stones of the opponent.
+    pub fn opp_count(&self) -> usize {
+        self.b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use retro_engine::mill::geometry::{MORRIS16, MORRIS24};
+
+    #[test]
+    fn colex_rank_round_trips() {
+        for k in 0..=5 {
+            for r in 0..BINOM[12][k] {
+                let s = unrank_set(r, k);
+                assert_eq!(s.count_ones() as usize, k);
+                assert_eq!(rank_set(s), r);
+            }
+        }
+        assert_eq!(squeeze(0b1010_0100, 0b1110_0110), 0b1010);
+        assert_eq!(spread(0b1010, 0b1110_0110), 0b1010_0100);
+    }
+
+    #[test]
+    fn every_position_has_one_canonical_slot() {
+        for (geo, w, b) in [
+            (&MORRIS16, 3usize, 3usize),
+            (&MORRIS24, 3, 2),
+            (&MORRIS16, 4, 2),
+        ] {
+            let idx = BoardIndex::new(geo, w, b);
+            let mut used = vec![false; idx.size() as usize];
+            let mut canonical = 0;
+            for slot in 0..idx.size() {
+                if let Some((own, opp)) = idx.unindex(slot) {
+                    assert_eq!(idx.index(own, opp), slot);
+                    used[slot as usize] = true;
+                    canonical += 1;
+                }
+            }
+            // Every raw position maps to a used slot, and symmetric images to the same slot.
+            let n = geo.points;
+            for r in 0..BINOM[n][w] {
+                let own = unrank_set(r, w);
+                for q in (0..BINOM[n - w][b]).step_by(3) {
+                    let opp = spread(unrank_set(q, b), geo.all & !own);
+                    let slot = idx.index(own, opp);
+                    assert!(used[slot as usize]);
+                    let s = (r as usize + q as usize) % 16;
+                    assert_eq!(
+                        idx.index(geo.transform(own, s), geo.transform(opp, s)),
+                        slot
+                    );
+                }
+            }
+            assert!(canonical as u64 * 16 >= BINOM[n][w] * BINOM[n - w][b]);
+        }
+    }
+}

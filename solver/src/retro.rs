@@ -1,0 +1,337 @@
+//! Retrograde analysis of one unit (a sector and its colour-swapped twin).
+//!
+//! 1. *Initialisation*, in parallel over chunks of slots: every position's moves are generated;
+//!    moves into already solved sectors (captures, placements) are looked up in their tables,
+//!    moves inside the unit are counted (distinct children). A position with a winning move out
+//!    of the unit gets a tentative win at that distance; one whose moves all lose (and has none
+//!    inside the unit) is a loss; terminal positions are losses in 0.
+//! 2. *Frontier passes* d = 0, 1, 2, ...: the slots holding a loss in d make every parent (found
+//!    by un-moving, inside the unit) a win in d + 1 unless it already wins sooner; the slots
+//!    holding a win in d decrement their parents' counters, and a parent whose counter reaches
+//!    zero loses in max(d + 1, its longest losing move out of the unit). Slots are claimed in
+//!    chunks by rayon threads; shared slots change by atomic compare-exchange.
+//! 3. Whatever is still unknown is a draw.
+
+use crate::db::{Db, ProbeError};
+use crate::index::BoardIndex;
+use crate::sector::{lost, Folded, SectorKey};
+use crate::value::{loss, win, Value, DRAW, MAX_DISTANCE, WASTED};
+use rayon::prelude::*;
+use retro_engine::mill::{Bits, Mill, Position};
+use retro_engine::Color;
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
+
+/// Slots per work chunk.
+const CHUNK: u64 = 1 << 12;
+
+/// Progress callbacks of a solve: slots initialised and frontier passes.
+pub trait Progress: Sync {
+    /// `n` more slots were initialised.
+    fn init(&self, n: u64);
+    /// Frontier pass `d` finished.
+    fn pass(&self, d: u16);
+}
+
+impl Progress for () {
+    fn init(&self, _: u64) {}
+    fn pass(&self, _: u16) {}
+}
+
+/// The parents of a position by non-capturing moves inside its unit (un-slides, un-flies).
+pub fn unmoves(game: &Mill, child: &Folded, out: &mut Vec<Folded>) {
+    let prof = &game.profile;
+    let geo = game.geo;
+    let mover = child.opp;
+    let mover_hand = child.opp_hand;
+    if mover_hand > 0 && !prof.move_in_placing {
+        return;
+    }
+    let fly = prof.flying && mover_hand == 0 && mover.count_ones() <= prof.fly_at as u32;
+    let empty = geo.all & !(child.own | child.opp);
+    let victim_has_stones = child.own != 0;
+    let mut set = mover;
+    while set != 0 {
+        let to = set.trailing_zeros() as usize;
+        set &= set - 1;
+        let closes = geo.mills_through[to]
+            .iter()
+            .any(|&m| m != 0 && mover & m == m);
+        if closes && victim_has_stones {
+            continue;
+        }
+        let mut froms: Bits = if fly { empty } else { geo.adjacent[to] & empty };
+        while froms != 0 {
+            let from = froms.trailing_zeros();
+            froms &= froms - 1;
+            out.push(Folded {
+                own: mover ^ (1 << to) ^ (1 << from),
+                opp: child.own,
+                own_hand: mover_hand,
+                opp_hand: child.own_hand,
+            });
+        }
+    }
+}
+
+struct Part {
+    key: SectorKey,
+    idx: BoardIndex,
+    vals: Vec<AtomicU16>,
+    cnt: Vec<AtomicU8>,
+    loss_max: Vec<AtomicU16>,
+}
+
+/// Solves a unit whose dependencies are in `db`; returns each sector's values.
+pub fn solve_unit(
+    db: &Db,
+    unit: &[SectorKey],
+    progress: &dyn Progress,
+) -> Result<Vec<(SectorKey, Vec<u16>)>, ProbeError> {
+    let game = &db.game;
+    let parts: Vec<Part> = unit
+        .iter()
+        .map(|&key| {
+            let idx = BoardIndex::new(game.geo, key.w as usize, key.b as usize);
+            let n = idx.size() as usize;
+            Part {
+                key,
+                idx,
+                vals: (0..n).map(|_| AtomicU16::new(DRAW)).collect(),
+                cnt: (0..n).map(|_| AtomicU8::new(0)).collect(),
+                loss_max: (0..n).map(|_| AtomicU16::new(0)).collect(),
+            }
+        })
+        .collect();
+    let part_of = |k: SectorKey| find_part(&parts, k);
+    let max_assigned = AtomicU16::new(0);
+    let failed: std::sync::Mutex<Option<ProbeError>> = std::sync::Mutex::new(None);
+    let stop = AtomicBool::new(false);
+
+    // 1. Initialisation.
+    for pi in 0..parts.len() {
+        let n = parts[pi].idx.size();
+        let chunks = n.div_ceil(CHUNK);
+        (0..chunks).into_par_iter().for_each_init(
+            || (Vec::new(), Vec::new()),
+            |(moves, inside): &mut (Vec<_>, Vec<(usize, u64)>), c| {
+                if stop.load(Relaxed) {
+                    return;
+                }
+                let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+                for slot in lo..hi {
+                    let r = init_slot(db, &parts, pi, slot, moves, inside);
+                    match r {
+                        Ok(Some(d)) => {
+                            max_assigned.fetch_max(d, Relaxed);
+                        }
+                        Ok(None) => {}
+                        Err(e) => {
+                            stop.store(true, Relaxed);
+                            failed.lock().expect("error lock").get_or_insert(e);
+                            return;
+                        }
+                    }
+                }
+                progress.init(hi - lo);
+            },
+        );
+    }
+    if let Some(e) = failed.into_inner().expect("error lock") {
+        return Err(e);
+    }
+
+    // 2. Frontier passes.
+    let mut d: u16 = 0;
+    loop {
+        let (lv, wv) = (loss(d), win(d));
+        for part in &parts {
+            let n = part.idx.size();
+            let chunks = n.div_ceil(CHUNK);
+            (0..chunks).into_par_iter().for_each_init(
+                || (Vec::new(), Vec::new()),
+                |(parents, slots): &mut (Vec<Folded>, Vec<(usize, u64)>), c| {
+                    let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+                    for slot in lo..hi {
+                        let v = part.vals[slot as usize].load(Relaxed);
+                        if v != lv && v != wv {
+                            continue;
+                        }
+                        let (own, opp) = part.idx.unindex(slot).expect("valued slot is a position");
+                        let child = Folded { own, opp, own_hand: part.key.wf, opp_hand: part.key.bf };
+                        parents.clear();
+                        unmoves(game, &child, parents);
+                        slots.clear();
+                        for p in parents.iter() {
+                            if let Some(u) = part_of(p.key()) {
+                                slots.push((u, parts[u].idx.index(p.own, p.opp)));
+                            }
+                        }
+                        slots.sort_unstable();
+                        slots.dedup();
+                        for &(u, s) in slots.iter() {
+                            let pp = &parts[u];
+                            if v == lv {
+                                let target = win(d + 1);
+                                let cell = &pp.vals[s as usize];
+                                let mut cur = cell.load(Relaxed);
+                                loop {
+                                    let better = cur == DRAW
+                                        || matches!(Value::decode(cur), Some(Value::Win(x)) if x > d + 1);
+                                    if !better {
+                                        break;
+                                    }
+                                    match cell.compare_exchange_weak(cur, target, Relaxed, Relaxed) {
+                                        Ok(_) => {
+                                            max_assigned.fetch_max(d + 1, Relaxed);
+                                            break;
+                                        }
+                                        Err(now) => cur = now,
+                                    }
+                                }
+                            } else if pp.cnt[s as usize].fetch_sub(1, Relaxed) == 1 {
+                                let dist = (d + 1).max(pp.loss_max[s as usize].load(Relaxed));
+                                if pp.vals[s as usize].compare_exchange(DRAW, loss(dist), Relaxed, Relaxed).is_ok() {
+                                    max_assigned.fetch_max(dist, Relaxed);
+                                }
+                            }
+                        }
+                    }
+                },
+            );
+        }
+        progress.pass(d);
+        if d >= max_assigned.load(Relaxed) || d >= MAX_DISTANCE - 1 {
+            break;
+        }
+        d += 1;
+    }
+
+    // 3. Unknown is a draw (already encoded as DRAW).
+    Ok(parts
+        .into_iter()
+        .map(|p| (p.key, p.vals.into_iter().map(|a| a.into_inner()).collect()))
+        .collect())
+}
+
+fn find_part(parts: &[Part], k: SectorKey) -> Option<usize> {
+    parts.iter().position(|p| p.key == k)
+}
+
+/// Initialises one slot; returns the distance assigned, if any.
+fn init_slot(
+    db: &Db,
+    parts: &[Part],
+    pi: usize,
+    slot: u64,
+    moves: &mut Vec<(retro_engine::mill::Move, Position)>,
+    inside: &mut Vec<(usize, u64)>,
+) -> Result<Option<u16>, ProbeError> {
+    let game = &db.game;
+    let prof = &game.profile;
+    let part = &parts[pi];
+    let s = slot as usize;
+    let Some((own, opp)) = part.idx.unindex(slot) else {
+        part.vals[s].store(WASTED, Relaxed);
+        return Ok(None);
+    };
+    let f = Folded {
+        own,
+        opp,
+        own_hand: part.key.wf,
+        opp_hand: part.key.bf,
+    };
+    let pos = f.to_position(game);
+    if let Some(over) = game.outcome(&pos) {
+        let v = if over.loser == Color::White {
+            loss(0)
+        } else {
+            win(0)
+        };
+        part.vals[s].store(v, Relaxed);
+        return Ok(Some(0));
+    }
+    game.moves(&pos, moves);
+    inside.clear();
+    let mut best_win: Option<u16> = None;
+    let mut draw_out = false;
+    let mut loss_max: u16 = 0;
+    for (_, q) in moves.iter() {
+        let value = if q.board_full_loss {
+            // The last placement filled the board: the side to move next has no move and loses
+            // (under the fold the mover's colour is not known, but only Black can fill a board).
+            Value::Loss(0)
+        } else if let Some(over) = game.decided(q).then(|| game.outcome(q)).flatten() {
+            // A removal ended the game before the turn passed: value for the side to move in
+            // `q` is irrelevant; express it from the opponent's view of the mover.
+            if over.loser == Color::White {
+                Value::Win(0)
+            } else {
+                Value::Loss(0)
+            }
+        } else {
+            let c = Folded::from_position(q);
+            let ck = c.key();
+            if lost(prof, ck.w, ck.wf) {
+                Value::Loss(0)
+            } else if let Some(u) = find_part(parts, ck) {
+                inside.push((u, parts[u].idx.index(c.own, c.opp)));
+                continue;
+            } else {
+                db.value_folded(&c)?
+            }
+        };
+        match value {
+            Value::Loss(d) => best_win = Some(best_win.map_or(d + 1, |b| b.min(d + 1))),
+            Value::Win(d) => loss_max = loss_max.max(d + 1),
+            Value::Draw => draw_out = true,
+        }
+    }
+    inside.sort_unstable();
+    inside.dedup();
+    let count = inside.len() + draw_out as usize;
+    assert!(count < 256, "more than 255 distinct moves inside a unit");
+    part.cnt[s].store(count as u8, Relaxed);
+    part.loss_max[s].store(loss_max, Relaxed);
+    if let Some(w) = best_win {
+        part.vals[s].store(win(w), Relaxed);
+        return Ok(Some(w));
+    }
+    if count == 0 {
+        part.vals[s].store(loss(loss_max), Relaxed);
+        return Ok(Some(loss_max));
+    }
+    Ok(None)
+}
+
+/// Totals of one solved sector.
+#[derive(Clone, Debug, Default)]
+pub struct Counts {
+    /// Positions (slots that hold a position).
+    pub positions: u64,
+    /// Won for the side to move.
+    pub wins: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Lost for the side to move.
+    pub losses: u64,
+    /// Longest win in plies.
+    pub longest_win: u16,
+}
+
+/// Counts the values of a sector.
+pub fn count(values: &[u16]) -> Counts {
+    let mut c = Counts::default();
+    for &v in values {
+        match Value::decode(v) {
+            Some(Value::Win(d)) => {
+                c.wins += 1;
+                c.longest_win = c.longest_win.max(d);
+            }
+            Some(Value::Draw) => c.draws += 1,
+            Some(Value::Loss(_)) => c.losses += 1,
+            None => continue,
+        }
+        c.positions += 1;
+    }
+    c
+}

@@ -1,0 +1,122 @@
+//! Solving a set of sectors with everything they depend on, resuming from verified tables.
+
+use crate::db::{Db, ProbeError};
+use crate::retro::{count, solve_unit, Counts, Progress};
+use crate::sector::{plan, unsupported, SectorKey};
+use crate::table::{self, Header, TableError, GAME_MILL};
+use std::time::Instant;
+
+/// What happened to one sector.
+#[derive(Clone, Debug)]
+pub struct SectorReport {
+    /// The sector.
+    pub key: SectorKey,
+    /// Value counts.
+    pub counts: Counts,
+    /// Slots in the table (positions plus wasted slots).
+    pub slots: u64,
+    /// Seconds spent solving its unit (0 when an existing table was kept).
+    pub seconds: f64,
+    /// Whether an existing, verified table was kept.
+    pub reused: bool,
+}
+
+/// Why a solve failed.
+#[derive(Debug)]
+pub enum SolveError {
+    /// The rules cannot be solved by this solver.
+    Unsupported(String),
+    /// A table could not be read or written.
+    Table(TableError),
+    /// A dependency could not be probed.
+    Probe(ProbeError),
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::Unsupported(m) => write!(f, "cannot solve these rules: {m}"),
+            SolveError::Table(e) => write!(f, "{e}"),
+            SolveError::Probe(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// Events of a running solve, for progress display.
+pub trait SolveObserver: Progress {
+    /// A unit starts: its sectors and total slots; `index`/`total` count units.
+    fn unit_start(&self, unit: &[SectorKey], slots: u64, index: usize, total: usize);
+    /// A sector is done.
+    fn sector_done(&self, report: &SectorReport);
+}
+
+impl SolveObserver for () {
+    fn unit_start(&self, _: &[SectorKey], _: u64, _: usize, _: usize) {}
+    fn sector_done(&self, _: &SectorReport) {}
+}
+
+/// Solves `targets` and every sector they depend on, in dependency order. Sectors whose tables
+/// exist and verify are kept; others (missing, truncated, stale, other rules) are rebuilt.
+pub fn solve(
+    db: &Db,
+    targets: &[SectorKey],
+    observer: &dyn SolveObserver,
+) -> Result<Vec<SectorReport>, SolveError> {
+    if let Some(why) = unsupported(&db.game.profile) {
+        return Err(SolveError::Unsupported(why.to_string()));
+    }
+    let units = plan(&db.game.profile, targets);
+    let mut reports = Vec::new();
+    let total = units.len();
+    for (i, unit) in units.iter().enumerate() {
+        let existing: Vec<Option<Header>> = unit
+            .iter()
+            .map(|&k| db.open_checked(k).ok().map(|t| t.header))
+            .collect();
+        if existing.iter().all(Option::is_some) {
+            for h in existing.into_iter().flatten() {
+                let r = SectorReport {
+                    key: h.sector,
+                    counts: Counts {
+                        positions: h.wins + h.draws + h.losses,
+                        wins: h.wins,
+                        draws: h.draws,
+                        losses: h.losses,
+                        longest_win: h.longest_win,
+                    },
+                    slots: h.slots,
+                    seconds: 0.0,
+                    reused: true,
+                };
+                observer.sector_done(&r);
+                reports.push(r);
+            }
+            continue;
+        }
+        let slots: u64 = unit
+            .iter()
+            .map(|k| crate::index::BoardIndex::new(db.game.geo, k.w as usize, k.b as usize).size())
+            .sum();
+        observer.unit_start(unit, slots, i, total);
+        let start = Instant::now();
+        let solved = solve_unit(db, unit, observer).map_err(SolveError::Probe)?;
+        let seconds = start.elapsed().as_secs_f64();
+        for (key, values) in solved {
+            let header = Header::from_values(GAME_MILL, db.fingerprint(), key, &values);
+            table::write(&db.path(key), &header, &values).map_err(SolveError::Table)?;
+            db.forget(key);
+            let r = SectorReport {
+                key,
+                counts: count(&values),
+                slots: values.len() as u64,
+                seconds,
+                reused: false,
+            };
+            observer.sector_done(&r);
+            reports.push(r);
+        }
+    }
+    Ok(reports)
+}

@@ -1,0 +1,461 @@
+//! Differential test: the bitboard Mill engine (`retro_engine::mill`) against a deliberately
+//! simple array-based generator written from the rules doc (`slow_mill`).
+//!
+//! For every preset, random playouts (split steps, and separately compound moves) visit at least
+//! 100,000 positions; at each one the two generators must agree on the split steps, the compound
+//! moves, the game-over verdict, and the FEN after every step and every compound move.
+
+mod slow_mill;
+
+use retro_engine::mill::{EndReason, Mill, Position, Profile, StepList, PRESETS};
+use retro_engine::Color;
+use slow_mill::{SlowEnd, SlowMill, SlowPos, SlowStep, B, MARKED, W};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Positions per preset, over both forms.
+const MIN_POSITIONS: u64 = 100_000;
+/// Positions visited by split-step playouts before switching to compound-move playouts.
+const SPLIT_POSITIONS: u64 = 70_000;
+/// Plies (split steps or compound moves) per playout.
+const MAX_PLIES: usize = 300;
+
+/// xorshift64* — deterministic, no crates.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+/// How a playout picks its moves.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Policy {
+    /// Uniformly at random.
+    Uniform,
+    /// While placing, avoid moves that close a mill (fills the board: board-full rules, Zhi Qi
+    /// stalemates, El Filja mill counts).
+    Quiet,
+    /// Prefer moves that close a mill (reaches flying and the end of the game).
+    Greedy,
+}
+
+const POLICIES: [Policy; 3] = [Policy::Uniform, Policy::Quiet, Policy::Greedy];
+
+/// What was seen, for the report.
+#[derive(Default)]
+struct Stats {
+    split_positions: u64,
+    compound_positions: u64,
+    steps: u64,
+    compound_moves: u64,
+    games: u64,
+    ends: [u64; 3],
+    capped: u64,
+    flying: u64,
+    stalemate_removal: u64,
+    own_removal: u64,
+    both_owe: u64,
+    marked: u64,
+    multi_removal_moves: u64,
+    board_full: u64,
+    hand_removal: u64,
+}
+
+struct Ctx {
+    name: &'static str,
+    eng: Mill,
+    slow: SlowMill,
+}
+
+fn color_index(c: Color) -> usize {
+    match c {
+        Color::White => W,
+        Color::Black => B,
+    }
+}
+
+fn reason_matches(r: EndReason, s: SlowEnd) -> bool {
+    matches!(
+        (r, s),
+        (EndReason::BoardFull, SlowEnd::BoardFull)
+            | (EndReason::TooFewStones, SlowEnd::TooFewStones)
+            | (EndReason::NoLegalMove, SlowEnd::NoLegalMove)
+    )
+}
+
+fn list(v: &[String]) -> String {
+    v.join(" ")
+}
+
+/// Whether a step (or compound move) from `before` to `after` scored a mill: the mover owes a
+/// removal afterwards, removed something, or took a stone from the opponent's hand.
+fn scored(before: &SlowPos, after: &SlowPos, text: &str) -> bool {
+    let s = before.side;
+    text.contains('x')
+        || (after.side == s && after.pending[s] > 0 && before.pending[s] == 0)
+        || after.hand[1 - s] < before.hand[1 - s]
+}
+
+fn pick(rng: &mut Rng, policy: Policy, before: &SlowPos, options: &[(&SlowPos, &str)]) -> usize {
+    let wanted: Vec<usize> = match policy {
+        Policy::Uniform => Vec::new(),
+        Policy::Quiet if before.placing => (0..options.len())
+            .filter(|&i| !scored(before, options[i].0, options[i].1))
+            .collect(),
+        Policy::Quiet => Vec::new(),
+        Policy::Greedy => (0..options.len())
+            .filter(|&i| scored(before, options[i].0, options[i].1))
+            .collect(),
+    };
+    if !wanted.is_empty() && rng.chance(90) {
+        wanted[rng.below(wanted.len())]
+    } else {
+        rng.below(options.len())
+    }
+}
+
+/// One compared step: its text and the position after it in both generators.
+type StepPair = (String, Position, SlowPos);
+
+impl Ctx {
+    fn new(name: &'static str) -> Ctx {
+        let profile = Profile::preset(name).unwrap();
+        Ctx {
+            name,
+            eng: Mill::new(profile.clone()),
+            slow: SlowMill::new(&profile),
+        }
+    }
+
+    fn fail(&self, fen: &str, what: &str, engine: &str, slow: &str) -> ! {
+        panic!(
+            "{}: {what} differs at\n  {fen}\n  engine: {engine}\n  slow:   {slow}",
+            self.name
+        );
+    }
+
+    /// Compares everything about one position; returns the split steps and the compound moves
+    /// (both generators' results, matched by text), empty when the game is over.
+    fn compare(
+        &self,
+        e: &Position,
+        s: &SlowPos,
+        stats: &mut Stats,
+    ) -> (Vec<StepPair>, Vec<StepPair>) {
+        let (eng, slow) = (&self.eng, &self.slow);
+        let fen = eng.format_fen(e);
+        let slow_fen = slow.fen(s);
+        if fen != slow_fen {
+            self.fail(&fen, "FEN", &fen, &slow_fen);
+        }
+        // The slow FEN reader must give back the same position.
+        let mut parsed = slow
+            .parse_fen(&fen)
+            .unwrap_or_else(|err| panic!("{}: slow parser rejects {fen}: {err}", self.name));
+        if fen.split(' ').nth(2) == Some("o") {
+            // A game that ended by a removal during placing keeps its placing flag; the text
+            // of a finished game cannot show it (and nothing depends on it any more).
+            parsed.placing = s.placing;
+        }
+        assert_eq!(&parsed, s, "{}: slow parser round trip of {fen}", self.name);
+
+        // (c) game over
+        let e_over = eng.outcome(e);
+        let s_over = slow.outcome(s);
+        let same_verdict = match (e_over, s_over) {
+            (None, None) => true,
+            (Some(g), Some((loser, why))) => {
+                color_index(g.loser) == loser && reason_matches(g.reason, why)
+            }
+            _ => false,
+        };
+        if !same_verdict {
+            self.fail(
+                &fen,
+                "game-over verdict",
+                &format!("{e_over:?}"),
+                &format!("{s_over:?}"),
+            );
+        }
+
+        // (b) compound moves, with the position after each
+        let mut e_moves = Vec::new();
+        eng.moves(e, &mut e_moves);
+        let mut e_list: Vec<(String, Position)> = e_moves
+            .iter()
+            .map(|(m, p)| (eng.format_move(m), *p))
+            .collect();
+        e_list.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut s_list = slow.compound_moves(s);
+        s_list.sort_by(|a, b| a.0.cmp(&b.0));
+        let e_names: Vec<String> = e_list.iter().map(|m| m.0.clone()).collect();
+        let s_names: Vec<String> = s_list.iter().map(|m| m.0.clone()).collect();
+        if e_names != s_names {
+            self.fail(&fen, "compound moves", &list(&e_names), &list(&s_names));
+        }
+        let mut moves = Vec::with_capacity(e_list.len());
+        for ((text, ep), (_, sp)) in e_list.into_iter().zip(s_list) {
+            let (a, b) = (eng.format_fen(&ep), slow.fen(&sp));
+            if a != b {
+                self.fail(&fen, &format!("FEN after compound move {text}"), &a, &b);
+            }
+            if text.matches('x').count() > 1 {
+                stats.multi_removal_moves += 1;
+            }
+            moves.push((text, ep, sp));
+        }
+        stats.compound_moves += moves.len() as u64;
+
+        if e_over.is_some() {
+            return (Vec::new(), moves);
+        }
+
+        // (a) split steps and (d) the FEN after each
+        let mut list_e = StepList::default();
+        eng.steps(e, &mut list_e);
+        let mut e_steps: Vec<(String, Position)> = list_e
+            .as_slice()
+            .iter()
+            .map(|&st| (eng.format_step(st), eng.play_step(e, st)))
+            .collect();
+        e_steps.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut s_steps: Vec<(String, SlowStep)> = slow
+            .steps(s)
+            .into_iter()
+            .map(|st| (slow.step_text(st), st))
+            .collect();
+        s_steps.sort_by(|a, b| a.0.cmp(&b.0));
+        let e_names: Vec<String> = e_steps.iter().map(|x| x.0.clone()).collect();
+        let s_names: Vec<String> = s_steps.iter().map(|x| x.0.clone()).collect();
+        if e_names != s_names {
+            self.fail(&fen, "split steps", &list(&e_names), &list(&s_names));
+        }
+        let mut steps = Vec::with_capacity(e_steps.len());
+        for ((text, ep), (_, st)) in e_steps.into_iter().zip(s_steps) {
+            let sp = slow.play(s, st);
+            let (a, b) = (eng.format_fen(&ep), slow.fen(&sp));
+            if a != b {
+                self.fail(&fen, &format!("FEN after step {text}"), &a, &b);
+            }
+            steps.push((text, ep, sp));
+        }
+        stats.steps += steps.len() as u64;
+        (steps, moves)
+    }
+
+    fn note(&self, s: &SlowPos, stats: &mut Stats) {
+        let slow = &self.slow;
+        if s.pending[s.side] == 0 && s.hand[s.side] == 0 && slow.flies(s, s.side) {
+            stats.flying += 1;
+        }
+        if s.stalemate_removal {
+            stats.stalemate_removal += 1;
+        }
+        if s.pending[W] < 0 || s.pending[B] < 0 {
+            stats.own_removal += 1;
+        }
+        if s.pending[W] != 0 && s.pending[B] != 0 {
+            stats.both_owe += 1;
+        }
+        if s.cells.contains(&MARKED) {
+            stats.marked += 1;
+        }
+    }
+
+    fn note_transition(&self, before: &SlowPos, after: &SlowPos, stats: &mut Stats) {
+        let o = 1 - before.side;
+        if before.placing && !after.placing {
+            let n = self.slow.t.points();
+            let stones = (0..n).filter(|&i| after.cells[i] != 0).count();
+            if stones == n || after.board_full_loss {
+                stats.board_full += 1;
+            }
+        }
+        if after.hand[o] < before.hand[o] {
+            stats.hand_removal += 1;
+        }
+    }
+
+    fn note_end(&self, s: &SlowPos, stats: &mut Stats) {
+        stats.games += 1;
+        match self.slow.outcome(s) {
+            Some((_, SlowEnd::BoardFull)) => stats.ends[0] += 1,
+            Some((_, SlowEnd::TooFewStones)) => stats.ends[1] += 1,
+            Some((_, SlowEnd::NoLegalMove)) => stats.ends[2] += 1,
+            None => stats.capped += 1,
+        }
+    }
+
+    fn run(&self, seed: u64) -> Stats {
+        let mut stats = Stats::default();
+        let mut rng = Rng::new(seed);
+        let mut game = 0usize;
+        let total = |st: &Stats| st.split_positions + st.compound_positions;
+        // Split-step playouts.
+        while total(&stats) < SPLIT_POSITIONS {
+            let policy = POLICIES[game % POLICIES.len()];
+            game += 1;
+            let (mut e, mut s) = (self.eng.start(), self.slow.start());
+            for _ in 0..MAX_PLIES {
+                stats.split_positions += 1;
+                self.note(&s, &mut stats);
+                let (steps, _) = self.compare(&e, &s, &mut stats);
+                if steps.is_empty() {
+                    break;
+                }
+                let options: Vec<(&SlowPos, &str)> =
+                    steps.iter().map(|x| (&x.2, x.0.as_str())).collect();
+                let i = pick(&mut rng, policy, &s, &options);
+                self.note_transition(&s, &steps[i].2, &mut stats);
+                e = steps[i].1;
+                s = steps[i].2.clone();
+            }
+            self.note_end(&s, &mut stats);
+        }
+        // Compound-move playouts.
+        while total(&stats) < MIN_POSITIONS || stats.compound_positions < MIN_POSITIONS / 10 {
+            let policy = POLICIES[game % POLICIES.len()];
+            game += 1;
+            let (mut e, mut s) = (self.eng.start(), self.slow.start());
+            for _ in 0..MAX_PLIES {
+                stats.compound_positions += 1;
+                self.note(&s, &mut stats);
+                let (_, moves) = self.compare(&e, &s, &mut stats);
+                if moves.is_empty() {
+                    break;
+                }
+                let options: Vec<(&SlowPos, &str)> =
+                    moves.iter().map(|x| (&x.2, x.0.as_str())).collect();
+                let i = pick(&mut rng, policy, &s, &options);
+                self.note_transition(&s, &moves[i].2, &mut stats);
+                e = moves[i].1;
+                s = moves[i].2.clone();
+            }
+            self.note_end(&s, &mut stats);
+        }
+        stats
+    }
+}
+
+#[test]
+fn engine_matches_slow_generator_on_every_preset() {
+    assert_eq!(PRESETS.len(), 13, "the test expects the 13 presets");
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, Stats, f64)>> = Mutex::new(Vec::new());
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .clamp(1, 2);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= PRESETS.len() {
+                    break;
+                }
+                let t = Instant::now();
+                let ctx = Ctx::new(PRESETS[i].name);
+                let stats = ctx.run(0x9e37_79b9_7f4a_7c15 ^ ((i as u64 + 1) << 32));
+                results
+                    .lock()
+                    .unwrap()
+                    .push((i, stats, t.elapsed().as_secs_f64()));
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|r| r.0);
+    assert_eq!(results.len(), PRESETS.len());
+    for (i, st, secs) in &results {
+        let positions = st.split_positions + st.compound_positions;
+        eprintln!(
+            "{:<23} {positions:>7} positions ({} split, {} compound) {:>9} steps {:>9} moves \
+             {:>5} games (ends: board-full {}, too-few {}, no-move {}, capped {}) \
+             flying {} stalemate-removal {} own-removal {} both-owe {} marked {} \
+             multi-removal {} board-full-events {} hand-removals {}  {secs:.1}s",
+            PRESETS[*i].name,
+            st.split_positions,
+            st.compound_positions,
+            st.steps,
+            st.compound_moves,
+            st.games,
+            st.ends[0],
+            st.ends[1],
+            st.ends[2],
+            st.capped,
+            st.flying,
+            st.stalemate_removal,
+            st.own_removal,
+            st.both_owe,
+            st.marked,
+            st.multi_removal_moves,
+            st.board_full,
+            st.hand_removal,
+        );
+    }
+    eprintln!("total {:.1}s", started.elapsed().as_secs_f64());
+    for (i, st, _) in &results {
+        assert!(
+            st.split_positions + st.compound_positions >= MIN_POSITIONS,
+            "{}: too few positions",
+            PRESETS[*i].name
+        );
+    }
+}
+
+#[test]
+fn slow_generator_perft_nine_mens_morris() {
+    let slow = SlowMill::new(&Profile::preset("nine-mens-morris").unwrap());
+    let start = slow.start();
+    assert_eq!(
+        slow.fen(&start),
+        "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1"
+    );
+    let got: Vec<u64> = (1..=4).map(|d| slow.perft(&start, d)).collect();
+    assert_eq!(got, [24, 552, 12144, 255024]);
+}
+
+#[test]
+fn slow_tables_are_as_drawn() {
+    for (board, points, lines, mills) in [
+        ("nine-mens-morris", 24, 32, 16),
+        ("twelve-mens-morris", 24, 40, 20),
+        ("six-mens-morris", 16, 20, 8),
+    ] {
+        let slow = SlowMill::new(&Profile::preset(board).unwrap());
+        let t = &slow.t;
+        assert_eq!(t.points(), points);
+        let degree: usize = t.adjacent.iter().map(|a| a.len()).sum();
+        assert_eq!(degree, 2 * lines, "{board}");
+        assert_eq!(t.mills.len(), mills, "{board}");
+        // Every mill is a path of two lines of movement through its middle point.
+        for m in &t.mills {
+            assert!(
+                t.adjacent[m[0]].contains(&m[1]) && t.adjacent[m[1]].contains(&m[2]),
+                "{board}"
+            );
+        }
+        for i in 0..points {
+            for &j in &t.adjacent[i] {
+                assert!(t.adjacent[j].contains(&i));
+            }
+        }
+        assert_eq!(t.point("a1").map(|p| t.names[p]), Some("a1"));
+    }
+}
