@@ -2,9 +2,11 @@
 
 mod error;
 mod mill_cmd;
+mod solve_cmd;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use error::CliError;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -91,6 +93,81 @@ removal is one ply. --divide prints the count below each root move."
         #[arg(long)]
         json: bool,
     },
+    /// Solve positions by retrograde analysis and write the tables.
+    #[command(
+        long_about = "Compute the game-theoretic value (win/draw/loss for the side to move, \
+and the distance to the end in plies) of every position of the asked sectors and of every sector \
+they depend on, and write one table per sector under --dir.\n\n\
+A sector W,B,WF,BF holds the positions where the side to move has W stones on the board and WF \
+in hand, the opponent B and BF. Without --sector or --max-stones: the whole game from the start \
+(placement included). --max-stones N: the moving phase with 3 to N stones a side.\n\n\
+Sectors whose tables already exist and verify are kept, so a killed solve resumes where it \
+stopped. Examples:\n  retro solve mill --variant six-mens-morris\n  retro solve mill --max-stones 4\n  \
+retro solve mill --sector 3,3,0,0 --json"
+    )]
+    Solve {
+        /// The game.
+        game: GameKind,
+        #[command(flatten)]
+        rules: RuleArgs,
+        /// Where the tables go.
+        #[arg(long, default_value = "databases")]
+        dir: PathBuf,
+        /// Solve the moving phase with up to N stones a side.
+        #[arg(long)]
+        max_stones: Option<u8>,
+        /// Solve this sector, W,B,WF,BF (repeatable).
+        #[arg(long = "sector", value_name = "W,B,WF,BF")]
+        sectors: Vec<String>,
+        /// Worker threads (default: all cores).
+        #[arg(long, short)]
+        threads: Option<usize>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// No progress bars.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Perfect-play analysis of a position from the tables.
+    #[command(
+        long_about = "Print the value of a position (win/draw/loss for the side to move and \
+the distance to the end in plies, winner shortest, loser longest), every legal move with its \
+value, and the best moves. --pv adds a principal variation. Without --fen: the start position.\n\n\
+JSON (--json, and one line per FEN with --batch FILE or - for stdin): {\"fen\":..., \
+\"result\":\"win\"|\"draw\"|\"loss\", \"plies\":N or null, \"best\":[...], \"moves\":[{\"move\":..., \
+\"result\":..., \"plies\":...}]}. A missing table is an error that names the solve command."
+    )]
+    Analyse {
+        /// The game.
+        game: GameKind,
+        #[command(flatten)]
+        rules: RuleArgs,
+        /// Where the tables are.
+        #[arg(long, default_value = "databases")]
+        dir: PathBuf,
+        /// The position (FEN). Default: the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print a principal variation.
+        #[arg(long)]
+        pv: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// Read FENs from a file (one per line; `-` for stdin) and print JSON lines.
+        #[arg(long, conflicts_with = "fen")]
+        batch: Option<String>,
+    },
+    /// Check every table under a directory (header, length, checksum).
+    Verify {
+        /// The directory to check (recursively).
+        #[arg(long, default_value = "databases")]
+        dir: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// The game families.
@@ -132,6 +209,26 @@ fn run(cli: Cli) -> Result<(), CliError> {
             threads,
             json,
         } => mill_cmd::perft(&rules, fen.as_deref(), depth, split, divide, threads, json),
+        Command::Solve {
+            game: GameKind::Mill,
+            rules,
+            dir,
+            max_stones,
+            sectors,
+            threads,
+            json,
+            quiet,
+        } => solve_cmd::solve_cmd(&rules, &dir, max_stones, &sectors, threads, json, quiet),
+        Command::Analyse {
+            game: GameKind::Mill,
+            rules,
+            dir,
+            fen,
+            pv,
+            json,
+            batch,
+        } => solve_cmd::analyse_cmd(&rules, &dir, fen.as_deref(), pv, json, batch.as_deref()),
+        Command::Verify { dir, json } => solve_cmd::verify_cmd(&dir, json),
     }
 }
 

@@ -19,7 +19,7 @@ pub static BINOM: [[u64; 33]; 33] = {
         t[n][0] = 1;
         let mut k = 1;
         while k <= n {
-            t[n][k] = t[n - 1][k - 1] + if k <= n - 1 { t[n - 1][k] } else { 0 };
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
             k += 1;
         }
         n += 1;
@@ -119,7 +119,7 @@ impl SetClasses {
             let rep = unrank_set(r as u64, w);
             let class = reps.len() as u32;
             let mut stab = 0u16;
-            for s in 0..16 {
+            for (s, &inv) in inverse.iter().enumerate() {
                 let img = geo.transform(rep, s);
                 let ir = rank_set(img) as usize;
                 if img == rep {
@@ -128,7 +128,7 @@ impl SetClasses {
                 if class_of[ir] == u32::MAX {
                     class_of[ir] = class;
                     // img -> rep is the inverse of s.
-                    sym_of[ir] = inverse[s];
+                    sym_of[ir] = inv;
                 }
             }
             reps.push(rep);
@@ -258,8 +258,8 @@ mod tests {
 
     #[test]
     fn colex_rank_round_trips() {
-        for k in 0..=5 {
-            for r in 0..BINOM[12][k] {
+        for (k, row) in BINOM[12].iter().enumerate().take(6) {
+            for r in 0..*row {
                 let s = unrank_set(r, k);
                 assert_eq!(s.count_ones() as usize, k);
                 assert_eq!(rank_set(s), r);

@@ -14,7 +14,7 @@
 
 use crate::db::{Db, ProbeError};
 use crate::index::BoardIndex;
-use crate::sector::{lost, Folded, SectorKey};
+use crate::sector::{lost, successors, Folded, SectorKey};
 use crate::value::{loss, win, Value, DRAW, MAX_DISTANCE, WASTED};
 use rayon::prelude::*;
 use retro_engine::mill::{Bits, Mill, Position};
@@ -103,6 +103,15 @@ pub fn solve_unit(
         })
         .collect();
     let part_of = |k: SectorKey| find_part(&parts, k);
+    // Open every table the unit's moves lead to once, so that lookups take no lock.
+    let mut deps: Vec<Dep> = Vec::new();
+    for &k in unit {
+        for c in successors(&game.profile, k) {
+            if find_part(&parts, c).is_none() && !deps.iter().any(|d| d.0 == c) {
+                deps.push((c, db.table(c)?));
+            }
+        }
+    }
     let max_assigned = AtomicU16::new(0);
     let failed: std::sync::Mutex<Option<ProbeError>> = std::sync::Mutex::new(None);
     let stop = AtomicBool::new(false);
@@ -119,7 +128,7 @@ pub fn solve_unit(
                 }
                 let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
                 for slot in lo..hi {
-                    let r = init_slot(db, &parts, pi, slot, moves, inside);
+                    let r = init_slot(db, &parts, &deps, pi, slot, moves, inside);
                     match r {
                         Ok(Some(d)) => {
                             max_assigned.fetch_max(d, Relaxed);
@@ -213,6 +222,9 @@ pub fn solve_unit(
         .collect())
 }
 
+/// An opened dependency: a sector's table and index.
+type Dep = (SectorKey, std::sync::Arc<(crate::table::Table, BoardIndex)>);
+
 fn find_part(parts: &[Part], k: SectorKey) -> Option<usize> {
     parts.iter().position(|p| p.key == k)
 }
@@ -221,6 +233,7 @@ fn find_part(parts: &[Part], k: SectorKey) -> Option<usize> {
 fn init_slot(
     db: &Db,
     parts: &[Part],
+    deps: &[Dep],
     pi: usize,
     slot: u64,
     moves: &mut Vec<(retro_engine::mill::Move, Position)>,
@@ -276,6 +289,11 @@ fn init_slot(
             } else if let Some(u) = find_part(parts, ck) {
                 inside.push((u, parts[u].idx.index(c.own, c.opp)));
                 continue;
+            } else if let Some((_, t)) = deps.iter().find(|d| d.0 == ck) {
+                let slot = t.1.index(c.own, c.opp);
+                t.0.value(slot).ok_or_else(|| {
+                    ProbeError::Unsupported(format!("table {ck} has no value at slot {slot}"))
+                })?
             } else {
                 db.value_folded(&c)?
             }

@@ -270,7 +270,7 @@ impl Table {
         let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
         let header = Header::decode(path, &map)?;
         let expected = (HEADER_SIZE as u64)
-            .checked_add(header.slots.checked_mul(2).unwrap_or(u64::MAX))
+            .checked_add(header.slots.saturating_mul(2))
             .and_then(|n| n.checked_add(TRAILER_SIZE as u64));
         if expected != Some(map.len() as u64) {
             return Err(TableError::Corrupt(

@@ -1,0 +1,417 @@
+//! `retro solve mill`, `retro analyse mill` and `retro verify`.
+
+use crate::error::CliError;
+use crate::mill_cmd::{game, position};
+use crate::RuleArgs;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use retro_engine::mill::{Mill, Position};
+use retro_solver::db::{Db, ProbeError};
+use retro_solver::retro::Progress;
+use retro_solver::sector::{moving_phase, start_sector, SectorKey};
+use retro_solver::solve::{solve, SectorReport, SolveObserver};
+use retro_solver::table::Table;
+use retro_solver::value::Value;
+use serde_json::{json, Value as Json};
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+struct Bars {
+    quiet: bool,
+    overall: ProgressBar,
+    unit: Mutex<Option<ProgressBar>>,
+}
+
+impl Bars {
+    fn new(quiet: bool) -> Bars {
+        let overall = if quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(0)
+        };
+        overall.set_style(
+            ProgressStyle::with_template(
+                "units {pos}/{len} [{bar:30}] {elapsed_precise} ETA {eta} {msg}",
+            )
+            .expect("template")
+            .progress_chars("=> "),
+        );
+        Bars {
+            quiet,
+            overall,
+            unit: Mutex::new(None),
+        }
+    }
+}
+
+impl Progress for Bars {
+    fn init(&self, n: u64) {
+        if let Some(b) = &*self.unit.lock().expect("bar lock") {
+            b.inc(n);
+        }
+    }
+    fn pass(&self, d: u16) {
+        if let Some(b) = &*self.unit.lock().expect("bar lock") {
+            b.set_message(format!("frontier pass {d}"));
+        }
+    }
+}
+
+impl SolveObserver for Bars {
+    fn unit_start(&self, unit: &[SectorKey], slots: u64, index: usize, total: usize) {
+        self.overall.set_length(total as u64);
+        self.overall.set_position(index as u64);
+        if self.quiet {
+            return;
+        }
+        let names: Vec<String> = unit.iter().map(|k| k.to_string()).collect();
+        let b = ProgressBar::with_draw_target(Some(slots), ProgressDrawTarget::stderr());
+        b.set_style(
+            ProgressStyle::with_template(
+                "{prefix} [{bar:30}] {human_pos}/{human_len} slots {per_sec} ETA {eta} {msg}",
+            )
+            .expect("template")
+            .progress_chars("=> "),
+        );
+        b.set_prefix(format!("sector {}", names.join("+")));
+        if let Some(old) = self.unit.lock().expect("bar lock").replace(b) {
+            old.finish_and_clear();
+        }
+    }
+    fn sector_done(&self, _r: &SectorReport) {}
+}
+
+/// `retro solve mill`.
+pub fn solve_cmd(
+    rules: &RuleArgs,
+    dir: &Path,
+    max_stones: Option<u8>,
+    sectors: &[String],
+    threads: Option<usize>,
+    as_json: bool,
+    quiet: bool,
+) -> Result<(), CliError> {
+    let m = game(rules)?;
+    let mut targets = Vec::new();
+    for s in sectors {
+        let k = SectorKey::parse(s).ok_or_else(|| {
+            CliError::input(format!(
+                "bad --sector '{s}': expected W,B,WF,BF (e.g. 3,3,0,0)"
+            ))
+        })?;
+        let max = m.profile.stones;
+        if k.w + k.wf > max || k.b + k.bf > max || (k.w + k.b) as usize > m.geo.points {
+            return Err(CliError::input(format!(
+                "sector {s} does not exist in {}",
+                rules.variant
+            )));
+        }
+        targets.push(k);
+    }
+    if let Some(n) = max_stones {
+        if n < m.profile.min_stones || n > m.profile.stones {
+            return Err(CliError::input(format!(
+                "--max-stones must be from {} to {}",
+                m.profile.min_stones, m.profile.stones
+            )));
+        }
+        targets.extend(moving_phase(&m.profile, n));
+    }
+    if targets.is_empty() {
+        targets.push(start_sector(&m.profile));
+    }
+    let db = Db::new(m, dir);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(CliError::other)?;
+    let bars = Bars::new(quiet || as_json);
+    let start = Instant::now();
+    let reports = pool
+        .install(|| solve(&db, &targets, &bars))
+        .map_err(|e| match e {
+            retro_solver::solve::SolveError::Unsupported(_) => CliError::input(e),
+            other => CliError::other(other),
+        })?;
+    if let Some(b) = bars.unit.lock().expect("bar lock").take() {
+        b.finish_and_clear();
+    }
+    bars.overall.finish_and_clear();
+    let total = start.elapsed().as_secs_f64();
+    let rows: Vec<Json> = reports
+        .iter()
+        .map(|r| {
+            json!({
+                "sector": r.key.to_string(),
+                "slots": r.slots,
+                "positions": r.counts.positions,
+                "wins": r.counts.wins,
+                "draws": r.counts.draws,
+                "losses": r.counts.losses,
+                "longest_win": r.counts.longest_win,
+                "seconds": r.seconds,
+                "reused": r.reused,
+            })
+        })
+        .collect();
+    if as_json {
+        println!(
+            "{}",
+            json!({"variant": rules.variant, "dir": db.folder.display().to_string(), "seconds": total, "sectors": rows})
+        );
+        return Ok(());
+    }
+    println!(
+        "{:<12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>9} {:>12}",
+        "sector", "positions", "wins", "draws", "losses", "longest", "time s", "pos/s"
+    );
+    let mut positions = 0;
+    for r in &reports {
+        positions += r.counts.positions;
+        let rate = if r.seconds > 0.0 {
+            format!("{:.0}", r.counts.positions as f64 / r.seconds)
+        } else {
+            "kept".into()
+        };
+        println!(
+            "{:<12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>9.2} {:>12}",
+            r.key.to_string(),
+            r.counts.positions,
+            r.counts.wins,
+            r.counts.draws,
+            r.counts.losses,
+            r.counts.longest_win,
+            r.seconds,
+            rate
+        );
+    }
+    println!(
+        "{} sectors, {positions} positions, {total:.2} s, tables in {}",
+        reports.len(),
+        db.folder.display()
+    );
+    Ok(())
+}
+
+fn probe_err(db: &Db, variant: &str, dir: &Path, e: ProbeError) -> CliError {
+    match e {
+        ProbeError::Missing { sector, .. } => CliError::other(format!(
+            "no table for sector {sector} of {variant} in {}; build it with: retro solve mill --variant {variant} --dir {} --sector {},{},{},{}",
+            db.folder.display(),
+            dir.display(),
+            sector.w,
+            sector.b,
+            sector.wf,
+            sector.bf
+        )),
+        other => CliError::other(other),
+    }
+}
+
+/// The value of a move for the side that makes it.
+fn move_value(db: &Db, p: &Position, q: &Position) -> Result<Value, ProbeError> {
+    if q.side == p.side {
+        // The turn did not pass: the game ended on a removal.
+        return Ok(match db.game.outcome(q) {
+            Some(o) if o.loser != p.side => Value::Win(1),
+            Some(_) => Value::Loss(1),
+            None => db.value(q)?,
+        });
+    }
+    Ok(db.value(q)?.parent())
+}
+
+fn analyse_json(db: &Db, p: &Position, pv: bool) -> Result<Json, ProbeError> {
+    let m: &Mill = &db.game;
+    let v = db.value(p)?;
+    let mut moves = Vec::new();
+    m.moves(p, &mut moves);
+    let mut rows = Vec::new();
+    let mut scored = Vec::new();
+    for (mv, q) in &moves {
+        let mvv = move_value(db, p, q)?;
+        let text = m.format_move(mv);
+        rows.push(json!({"move": text, "result": mvv.result(), "plies": mvv.plies()}));
+        scored.push((text, mvv, *q));
+    }
+    let best_pref = scored.iter().map(|(_, v, _)| v.preference()).max();
+    let best: Vec<String> = scored
+        .iter()
+        .filter(|(_, v, _)| Some(v.preference()) == best_pref)
+        .map(|(t, _, _)| t.clone())
+        .collect();
+    let mut out = json!({
+        "fen": m.format_fen(p),
+        "result": v.result(),
+        "plies": v.plies(),
+        "best": best,
+        "moves": rows,
+    });
+    if pv {
+        let mut line = Vec::new();
+        let mut cur = *p;
+        let limit = if matches!(v, Value::Draw) { 40 } else { 2000 };
+        while line.len() < limit && m.outcome(&cur).is_none() {
+            let mut ms = Vec::new();
+            m.moves(&cur, &mut ms);
+            let mut best: Option<(i32, String, Position)> = None;
+            for (mv, q) in &ms {
+                let pref = move_value(db, &cur, q)?.preference();
+                if best.as_ref().is_none_or(|b| pref > b.0) {
+                    best = Some((pref, m.format_move(mv), *q));
+                }
+            }
+            let Some((_, t, q)) = best else { break };
+            line.push(t);
+            cur = q;
+        }
+        out["pv"] = json!(line);
+    }
+    Ok(out)
+}
+
+/// `retro analyse mill`.
+pub fn analyse_cmd(
+    rules: &RuleArgs,
+    dir: &Path,
+    fen: Option<&str>,
+    pv: bool,
+    as_json: bool,
+    batch: Option<&str>,
+) -> Result<(), CliError> {
+    let m = game(rules)?;
+    if let Some(why) = retro_solver::sector::unsupported(&m.profile) {
+        return Err(CliError::input(format!(
+            "{} has no tables: {why}",
+            rules.variant
+        )));
+    }
+    let db = Db::new(m, dir);
+    if let Some(path) = batch {
+        let reader: Box<dyn BufRead> = if path == "-" {
+            Box::new(std::io::stdin().lock())
+        } else {
+            let f = std::fs::File::open(path)
+                .map_err(|e| CliError::input(format!("cannot open {path}: {e}")))?;
+            Box::new(std::io::BufReader::new(f))
+        };
+        for (i, line) in reader.lines().enumerate() {
+            let line = line.map_err(CliError::other)?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let v = match db.game.parse_fen(line.trim()) {
+                Ok(p) => analyse_json(&db, &p, pv).unwrap_or_else(|e| {
+                    json!({"error": probe_err(&db, &rules.variant, dir, e).message, "line": i + 1})
+                }),
+                Err(e) => json!({"error": e.to_string(), "line": i + 1}),
+            };
+            println!("{v}");
+        }
+        return Ok(());
+    }
+    let p = position(&db.game, fen)?;
+    let start = Instant::now();
+    let out = analyse_json(&db, &p, pv).map_err(|e| probe_err(&db, &rules.variant, dir, e))?;
+    let secs = start.elapsed().as_secs_f64();
+    if as_json {
+        println!("{out}");
+        return Ok(());
+    }
+    print!("{}", db.game.diagram(&p));
+    println!("FEN: {}", out["fen"].as_str().unwrap_or(""));
+    let describe = |r: &Json, plies: &Json| match (r.as_str(), plies.as_u64()) {
+        (Some("draw"), _) => "draw".to_string(),
+        (Some(res), Some(n)) => format!("{res} in {n} plies"),
+        (Some(res), None) => res.to_string(),
+        _ => "?".to_string(),
+    };
+    println!(
+        "Value: {} (side to move)",
+        describe(&out["result"], &out["plies"])
+    );
+    if let Some(best) = out["best"].as_array() {
+        let names: Vec<&str> = best.iter().filter_map(|b| b.as_str()).collect();
+        println!("Best: {}", names.join(" "));
+    }
+    if let Some(moves) = out["moves"].as_array() {
+        for mv in moves {
+            println!(
+                "  {:<12} {}",
+                mv["move"].as_str().unwrap_or(""),
+                describe(&mv["result"], &mv["plies"])
+            );
+        }
+    }
+    if let Some(line) = out["pv"].as_array() {
+        let names: Vec<&str> = line.iter().filter_map(|b| b.as_str()).collect();
+        println!("PV: {}", names.join(" "));
+    }
+    println!("({:.3} ms)", secs * 1e3);
+    Ok(())
+}
+
+fn table_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            table_files(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "rtb" || e == "tmp") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// `retro verify`.
+pub fn verify_cmd(dir: &Path, as_json: bool) -> Result<(), CliError> {
+    let mut files = Vec::new();
+    table_files(dir, &mut files)
+        .map_err(|e| CliError::input(format!("cannot read {}: {e}", dir.display())))?;
+    files.sort();
+    let mut failed = 0;
+    let mut rows = Vec::new();
+    for f in &files {
+        let r = if f.extension().is_some_and(|e| e == "tmp") {
+            Err(
+                "unfinished temporary file (an interrupted solve); `retro solve` rebuilds it"
+                    .to_string(),
+            )
+        } else {
+            Table::open(f).map(|t| t.header).map_err(|e| e.to_string())
+        };
+        match r {
+            Ok(h) => {
+                if !as_json {
+                    println!(
+                        "ok    {}  sector {} slots {} ({})",
+                        f.display(),
+                        h.sector,
+                        h.slots,
+                        h.fingerprint
+                    );
+                }
+                rows.push(json!({"file": f.display().to_string(), "ok": true}));
+            }
+            Err(e) => {
+                failed += 1;
+                if !as_json {
+                    println!("FAIL  {}  {e}", f.display());
+                }
+                rows.push(json!({"file": f.display().to_string(), "ok": false, "error": e}));
+            }
+        }
+    }
+    if as_json {
+        println!("{}", json!({"tables": rows, "failed": failed}));
+    } else {
+        println!("{} tables checked, {failed} failed", files.len());
+    }
+    if failed > 0 {
+        return Err(CliError::other(format!(
+            "{failed} table(s) failed verification"
+        )));
+    }
+    Ok(())
+}
