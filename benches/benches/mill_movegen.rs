@@ -3,7 +3,7 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use retro_engine::mill::{Mill, Profile, StepList};
 
-const MOVING: &str = "O*@@@O*@/**@*@***/*@@**@O* w m s 3 0 9 0 0 0 0 0 0 0 0 0 1";
+const REMOVAL: &str = "O*@@@O*@/**@*@***/*@@**@O* b m r 3 0 9 0 0 1 0 0 0 0 0 0 1";
 const MIDGAME: &str = "@O*O*@*O/*@O*@**@/O*@*O@*O w m s 7 0 7 0 0 0 0 0 0 0 0 0 1";
 const FLYING: &str = "O***@*@*/**@*@***/*O**O@** w m s 3 0 5 0 0 0 0 0 0 0 0 0 1";
 
@@ -13,15 +13,7 @@ fn movegen(c: &mut Criterion) {
         ("start", m.start()),
         ("moving", m.parse_fen(MIDGAME).unwrap()),
         ("flying", m.parse_fen(FLYING).unwrap()),
-        (
-            "removal",
-            m.parse_fen(
-                &MOVING
-                    .replace("w m s", "b m r")
-                    .replace("0 0 0 0 0 0 0 0 0 1", "0 1 0 0 0 0 0 0 0 1"),
-            )
-            .unwrap(),
-        ),
+        ("removal", m.parse_fen(REMOVAL).unwrap()),
     ];
     let mut g = c.benchmark_group("mill_steps");
     for (name, p) in &positions {
