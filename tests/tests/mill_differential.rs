@@ -21,6 +21,15 @@ const SPLIT_POSITIONS: u64 = 70_000;
 /// Plies (split steps or compound moves) per playout.
 const MAX_PLIES: usize = 300;
 
+/// For longer soak runs: `RETRO_MILL_DIFF_SCALE=10` visits ten times as many positions,
+/// `RETRO_MILL_DIFF_SEED=n` changes the random games.
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// xorshift64* — deterministic, no crates.
 struct Rng(u64);
 
@@ -301,52 +310,57 @@ impl Ctx {
         }
     }
 
+    /// One playout from `(e, s)` in the split form or by compound moves.
+    fn playout(
+        &self,
+        mut e: Position,
+        mut s: SlowPos,
+        split: bool,
+        policy: Policy,
+        rng: &mut Rng,
+        stats: &mut Stats,
+    ) {
+        for _ in 0..MAX_PLIES {
+            if split {
+                stats.split_positions += 1;
+            } else {
+                stats.compound_positions += 1;
+            }
+            self.note(&s, stats);
+            let (steps, moves) = self.compare(&e, &s, stats);
+            let options = if split { steps } else { moves };
+            if options.is_empty() {
+                break;
+            }
+            let view: Vec<(&SlowPos, &str)> =
+                options.iter().map(|x| (&x.2, x.0.as_str())).collect();
+            let i = pick(rng, policy, &s, &view);
+            self.note_transition(&s, &options[i].2, stats);
+            e = options[i].1;
+            s = options[i].2.clone();
+        }
+        self.note_end(&s, stats);
+    }
+
     fn run(&self, seed: u64) -> Stats {
         let mut stats = Stats::default();
         let mut rng = Rng::new(seed);
         let mut game = 0usize;
         let total = |st: &Stats| st.split_positions + st.compound_positions;
-        // Split-step playouts.
-        while total(&stats) < SPLIT_POSITIONS {
+        let scale = env_number("RETRO_MILL_DIFF_SCALE", 1).max(1);
+        while total(&stats) < SPLIT_POSITIONS * scale {
             let policy = POLICIES[game % POLICIES.len()];
             game += 1;
-            let (mut e, mut s) = (self.eng.start(), self.slow.start());
-            for _ in 0..MAX_PLIES {
-                stats.split_positions += 1;
-                self.note(&s, &mut stats);
-                let (steps, _) = self.compare(&e, &s, &mut stats);
-                if steps.is_empty() {
-                    break;
-                }
-                let options: Vec<(&SlowPos, &str)> =
-                    steps.iter().map(|x| (&x.2, x.0.as_str())).collect();
-                let i = pick(&mut rng, policy, &s, &options);
-                self.note_transition(&s, &steps[i].2, &mut stats);
-                e = steps[i].1;
-                s = steps[i].2.clone();
-            }
-            self.note_end(&s, &mut stats);
+            let (e, s) = (self.eng.start(), self.slow.start());
+            self.playout(e, s, true, policy, &mut rng, &mut stats);
         }
-        // Compound-move playouts.
-        while total(&stats) < MIN_POSITIONS || stats.compound_positions < MIN_POSITIONS / 10 {
+        while total(&stats) < MIN_POSITIONS * scale
+            || stats.compound_positions < MIN_POSITIONS * scale / 10
+        {
             let policy = POLICIES[game % POLICIES.len()];
             game += 1;
-            let (mut e, mut s) = (self.eng.start(), self.slow.start());
-            for _ in 0..MAX_PLIES {
-                stats.compound_positions += 1;
-                self.note(&s, &mut stats);
-                let (_, moves) = self.compare(&e, &s, &mut stats);
-                if moves.is_empty() {
-                    break;
-                }
-                let options: Vec<(&SlowPos, &str)> =
-                    moves.iter().map(|x| (&x.2, x.0.as_str())).collect();
-                let i = pick(&mut rng, policy, &s, &options);
-                self.note_transition(&s, &moves[i].2, &mut stats);
-                e = moves[i].1;
-                s = moves[i].2.clone();
-            }
-            self.note_end(&s, &mut stats);
+            let (e, s) = (self.eng.start(), self.slow.start());
+            self.playout(e, s, false, policy, &mut rng, &mut stats);
         }
         stats
     }
@@ -371,7 +385,8 @@ fn engine_matches_slow_generator_on_every_preset() {
                 }
                 let t = Instant::now();
                 let ctx = Ctx::new(PRESETS[i].name);
-                let stats = ctx.run(0x9e37_79b9_7f4a_7c15 ^ ((i as u64 + 1) << 32));
+                let seed = env_number("RETRO_MILL_DIFF_SEED", 0);
+                let stats = ctx.run(0x9e37_79b9_7f4a_7c15 ^ ((i as u64 + 1) << 32) ^ seed);
                 results
                     .lock()
                     .unwrap()
@@ -458,4 +473,191 @@ fn slow_tables_are_as_drawn() {
         }
         assert_eq!(t.point("a1").map(|p| t.names[p]), Some("a1"));
     }
+}
+
+/// Hand-made positions for corners random play from the start rarely reaches; each is compared
+/// and then played out at random in both forms.
+const CORNERS: &[(&str, &str, &str)] = &[
+    (
+        "nine-mens-morris",
+        "a mill while the opponent has no stone on the board owes nothing (removals capped)",
+        "********/********/****OO** w p p 2 5 0 5 0 0 0 0 0 0 0 0 5",
+    ),
+    (
+        "morabaraba",
+        "a double mill against a single stone owes one removal",
+        "@*******/********/*OO*OO** w p p 4 4 1 6 0 0 0 0 0 0 0 0 5",
+    ),
+    (
+        "morabaraba",
+        "a double mill against three stones: the game ends with a removal still owed",
+        "@@***@**/***O****/*OO*OO** w m s 5 0 3 0 0 0 0 0 0 0 0 0 30",
+    ),
+    (
+        "russian-mill",
+        "re-forming a formed mill scores nothing; a mill sharing one formed point scores",
+        "@@**@@**/******O*/*O***O*O w m s 4 0 4 0 0 0 0 0 0 0 16140901064495857664 0 20",
+    ),
+    (
+        "dooz",
+        "a mill takes the last stone of the opponent's hand and leaves it with two",
+        "@@******/********/****OO** w p p 2 3 2 1 0 0 0 0 0 0 0 0 8",
+    ),
+    (
+        "dooz",
+        "a mill with the opponent's hand empty removes from the board",
+        "@@***@**/********/****OO** w p p 2 3 3 0 0 0 0 0 0 0 0 0 8",
+    ),
+    (
+        "lasker-morris",
+        "three stones on the board and stones in hand: slides only, no flying",
+        "@@**@***/********/****OO*O w p p 3 1 3 2 0 0 0 0 0 0 0 0 15",
+    ),
+    (
+        "nine-mens-morris",
+        "the legacy 12-field form",
+        "@@******/********/****OO** w p p 2 7 2 7 0 0 0 3",
+    ),
+];
+
+#[test]
+fn engine_matches_slow_generator_on_corner_positions() {
+    let mut rng = Rng::new(0x5eed);
+    for &(preset, why, fen) in CORNERS {
+        let ctx = Ctx::new(preset);
+        let e = ctx
+            .eng
+            .parse_fen(fen)
+            .unwrap_or_else(|err| panic!("{preset}: engine rejects {fen} ({why}): {err}"));
+        let s = ctx
+            .slow
+            .parse_fen(fen)
+            .unwrap_or_else(|err| panic!("{preset}: slow parser rejects {fen} ({why}): {err}"));
+        let mut stats = Stats::default();
+        for game in 0..60 {
+            let policy = POLICIES[game % POLICIES.len()];
+            ctx.playout(e, s.clone(), game % 2 == 0, policy, &mut rng, &mut stats);
+        }
+        eprintln!(
+            "{preset:<18} {:>6} positions  {why}",
+            stats.split_positions + stats.compound_positions
+        );
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// The slow generator on its own against the reference app's data (no engine involved).
+
+fn reference(file: &str) -> String {
+    let path: std::path::PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "..",
+        "shared",
+        "reference",
+        file,
+    ]
+    .iter()
+    .collect();
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read reference data {}: {e}", path.display()))
+}
+
+/// The reference app's preset numbers, in its order (sanmill-format.md section 6).
+const REFERENCE_PRESETS: [&str; 11] = [
+    "nine-mens-morris",
+    "twelve-mens-morris",
+    "dooz",
+    "morabaraba",
+    "russian-mill",
+    "lasker-morris",
+    "cheng-san-qi",
+    "da-san-qi",
+    "zhi-qi",
+    "el-filja",
+    "experimental",
+];
+
+fn slow_reference(preset: usize) -> SlowMill {
+    SlowMill::new(&Profile::preset(REFERENCE_PRESETS[preset]).unwrap())
+}
+
+#[test]
+fn slow_generator_matches_reference_perft() {
+    let data = reference("sanmill-perft.tsv");
+    let mut checked = 0;
+    for line in data.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (preset, depth, nodes): (usize, u32, u64) = (
+            f[0].parse().unwrap(),
+            f[2].parse().unwrap(),
+            f[3].parse().unwrap(),
+        );
+        if depth > 4 {
+            continue; // depth 5 (5,100,480 leaves) is slow for the slow generator
+        }
+        let slow = slow_reference(preset);
+        assert_eq!(
+            slow.perft(&slow.start(), depth),
+            nodes,
+            "{} depth {depth}",
+            f[1]
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 37);
+}
+
+#[test]
+fn slow_generator_replays_reference_games() {
+    let data = reference("sanmill-games.tsv");
+    let mut games = 0;
+    for line in data.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let preset: usize = f[0].parse().unwrap();
+        let slow = slow_reference(preset);
+        let moves: Vec<&str> = f[5].split_whitespace().collect();
+        assert_eq!(moves.len(), f[4].parse::<usize>().unwrap());
+        let label = format!("{} game {}", REFERENCE_PRESETS[preset], f[1]);
+        let mut pos = slow.start();
+        for (i, mv) in moves.iter().enumerate() {
+            if i + 1 == moves.len() {
+                // Fields 16-17 are never advanced by the reference driver.
+                let ours = slow.fen(&pos);
+                let a: Vec<&str> = ours.split_whitespace().collect();
+                let b: Vec<&str> = f[6].split_whitespace().collect();
+                assert!(
+                    a.len() == b.len() && a[..15] == b[..15] && a[17..] == b[17..],
+                    "{label}: before the last move\n ours   {ours}\n theirs {}",
+                    f[6]
+                );
+            }
+            let step = slow
+                .steps(&pos)
+                .into_iter()
+                .find(|&s| slow.step_text(s) == *mv)
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{label}: ply {} '{mv}' is not legal in {}",
+                        i + 1,
+                        slow.fen(&pos)
+                    )
+                });
+            pos = slow.play(&pos, step);
+        }
+        let over = slow.outcome(&pos);
+        match f[7] {
+            "4" => assert!(
+                over.is_some(),
+                "{label}: should be over: {}",
+                slow.fen(&pos)
+            ),
+            "3" => assert!(over.is_none(), "{label}: should go on: {over:?}"),
+            t => panic!("unknown phase tag {t}"),
+        }
+        let side = if f[8] == "1" { W } else { B };
+        assert_eq!(pos.side, side, "{label}: side to move at the end");
+        games += 1;
+    }
+    assert_eq!(games, 33);
 }

@@ -39,82 +39,22 @@ const POINTS_24: [&str; 24] = [
 ];
 
 /// The lines of movement of morris24: the three squares and the four spokes.
-const LINES_24: [(&str, &str); 32] = [
-    // outer square
-    ("a7", "d7"),
-    ("d7", "g7"),
-    ("g7", "g4"),
-    ("g4", "g1"),
-    ("g1", "d1"),
-    ("d1", "a1"),
-    ("a1", "a4"),
-    ("a4", "a7"),
-    // middle square
-    ("b6", "d6"),
-    ("d6", "f6"),
-    ("f6", "f4"),
-    ("f4", "f2"),
-    ("f2", "d2"),
-    ("d2", "b2"),
-    ("b2", "b4"),
-    ("b4", "b6"),
-    // inner square
-    ("c5", "d5"),
-    ("d5", "e5"),
-    ("e5", "e4"),
-    ("e4", "e3"),
-    ("e3", "d3"),
-    ("d3", "c3"),
-    ("c3", "c4"),
-    ("c4", "c5"),
-    // spokes
-    ("d7", "d6"),
-    ("d6", "d5"),
-    ("g4", "f4"),
-    ("f4", "e4"),
-    ("d1", "d2"),
-    ("d2", "d3"),
-    ("a4", "b4"),
-    ("b4", "c4"),
+const LINES_24: &[&str] = &[
+    "a7-d7 d7-g7 g7-g4 g4-g1 g1-d1 d1-a1 a1-a4 a4-a7", // outer square
+    "b6-d6 d6-f6 f6-f4 f4-f2 f2-d2 d2-b2 b2-b4 b4-b6", // middle square
+    "c5-d5 d5-e5 e5-e4 e4-e3 e3-d3 d3-c3 c3-c4 c4-c5", // inner square
+    "d7-d6 d6-d5 g4-f4 f4-e4 d1-d2 d2-d3 a4-b4 b4-c4", // spokes
 ];
 
-/// The 16 mills of morris24 (RULES.md 1.1).
-const MILLS_24: [[&str; 3]; 16] = [
-    ["a7", "d7", "g7"],
-    ["b6", "d6", "f6"],
-    ["c5", "d5", "e5"],
-    ["a4", "b4", "c4"],
-    ["e4", "f4", "g4"],
-    ["c3", "d3", "e3"],
-    ["b2", "d2", "f2"],
-    ["a1", "d1", "g1"],
-    ["a1", "a4", "a7"],
-    ["b2", "b4", "b6"],
-    ["c3", "c4", "c5"],
-    ["d1", "d2", "d3"],
-    ["d5", "d6", "d7"],
-    ["e3", "e4", "e5"],
-    ["f2", "f4", "f6"],
-    ["g1", "g4", "g7"],
+/// The 16 mills of morris24 (RULES.md 1.1): 8 horizontal, 8 vertical.
+const MILLS_24: &[&str] = &[
+    "a7-d7-g7 b6-d6-f6 c5-d5-e5 a4-b4-c4 e4-f4-g4 c3-d3-e3 b2-d2-f2 a1-d1-g1",
+    "a1-a4-a7 b2-b4-b6 c3-c4-c5 d1-d2-d3 d5-d6-d7 e3-e4-e5 f2-f4-f6 g1-g4-g7",
 ];
 
-/// The diagonals morris24d adds: lines of movement and mills.
-const DIAGONAL_LINES: [(&str, &str); 8] = [
-    ("a1", "b2"),
-    ("b2", "c3"),
-    ("g1", "f2"),
-    ("f2", "e3"),
-    ("a7", "b6"),
-    ("b6", "c5"),
-    ("g7", "f6"),
-    ("f6", "e5"),
-];
-const DIAGONAL_MILLS: [[&str; 3]; 4] = [
-    ["a1", "b2", "c3"],
-    ["g1", "f2", "e3"],
-    ["a7", "b6", "c5"],
-    ["g7", "f6", "e5"],
-];
+/// What morris24d adds: the four diagonals, both lines of movement and mills.
+const DIAGONAL_LINES: &[&str] = &["a1-b2 b2-c3 g1-f2 f2-e3 a7-b6 b6-c5 g7-f6 f6-e5"];
+const DIAGONAL_MILLS: &[&str] = &["a1-b2-c3 g1-f2-e3 a7-b6-c5 g7-f6-e5"];
 
 /// morris16 points in the FEN's order: inner then outer square, from 12 o'clock clockwise.
 const POINTS_16: [&str; 16] = [
@@ -122,42 +62,28 @@ const POINTS_16: [&str; 16] = [
     "c5", "e5", "e3", "e1", "c1", "a1", "a3", "a5", // outer
 ];
 
-const LINES_16: [(&str, &str); 20] = [
-    // outer square a1 c1 e1 e3 e5 c5 a5 a3
-    ("a1", "c1"),
-    ("c1", "e1"),
-    ("e1", "e3"),
-    ("e3", "e5"),
-    ("e5", "c5"),
-    ("c5", "a5"),
-    ("a5", "a3"),
-    ("a3", "a1"),
-    // inner square b2 c2 d2 d3 d4 c4 b4 b3
-    ("b2", "c2"),
-    ("c2", "d2"),
-    ("d2", "d3"),
-    ("d3", "d4"),
-    ("d4", "c4"),
-    ("c4", "b4"),
-    ("b4", "b3"),
-    ("b3", "b2"),
-    // connectors
-    ("a3", "b3"),
-    ("c1", "c2"),
-    ("e3", "d3"),
-    ("c5", "c4"),
+/// morris16: outer square a1 c1 e1 e3 e5 c5 a5 a3, inner square b2 c2 d2 d3 d4 c4 b4 b3.
+const LINES_16: &[&str] = &[
+    "a1-c1 c1-e1 e1-e3 e3-e5 e5-c5 c5-a5 a5-a3 a3-a1", // outer square
+    "b2-c2 c2-d2 d2-d3 d3-d4 d4-c4 c4-b4 b4-b3 b3-b2", // inner square
+    "a3-b3 c1-c2 e3-d3 c5-c4",                         // connectors
 ];
 
-const MILLS_16: [[&str; 3]; 8] = [
-    ["a1", "c1", "e1"],
-    ["e1", "e3", "e5"],
-    ["e5", "c5", "a5"],
-    ["a5", "a3", "a1"],
-    ["b2", "c2", "d2"],
-    ["d2", "d3", "d4"],
-    ["d4", "c4", "b4"],
-    ["b4", "b3", "b2"],
+/// The 8 mills of morris16: the sides of the two squares.
+const MILLS_16: &[&str] = &[
+    "a1-c1-e1 e1-e3-e5 e5-c5-a5 a5-a3-a1",
+    "b2-c2-d2 d2-d3-d4 d4-c4-b4 b4-b3-b2",
 ];
+
+/// Splits the lists above into their `-`-joined groups of point names.
+fn groups(lists: &[&[&'static str]]) -> Vec<Vec<&'static str>> {
+    lists
+        .iter()
+        .flat_map(|l| l.iter())
+        .flat_map(|line| line.split_whitespace())
+        .map(|g| g.split('-').collect())
+        .collect()
+}
 
 /// A board as plain lists: point names in FEN order, neighbours and mills by point index.
 #[derive(Clone, Debug)]
@@ -171,24 +97,15 @@ pub struct Tables {
 
 impl Tables {
     pub fn new(board: Board) -> Tables {
-        let (points, lines, mills): (&[&'static str], Vec<(&str, &str)>, Vec<[&str; 3]>) =
-            match board {
-                Board::Morris24 => (&POINTS_24, LINES_24.to_vec(), MILLS_24.to_vec()),
-                Board::Morris24D => (
-                    &POINTS_24,
-                    LINES_24
-                        .iter()
-                        .chain(DIAGONAL_LINES.iter())
-                        .copied()
-                        .collect(),
-                    MILLS_24
-                        .iter()
-                        .chain(DIAGONAL_MILLS.iter())
-                        .copied()
-                        .collect(),
-                ),
-                Board::Morris16 => (&POINTS_16, LINES_16.to_vec(), MILLS_16.to_vec()),
-            };
+        let (points, lines, mills) = match board {
+            Board::Morris24 => (&POINTS_24[..], groups(&[LINES_24]), groups(&[MILLS_24])),
+            Board::Morris24D => (
+                &POINTS_24[..],
+                groups(&[LINES_24, DIAGONAL_LINES]),
+                groups(&[MILLS_24, DIAGONAL_MILLS]),
+            ),
+            Board::Morris16 => (&POINTS_16[..], groups(&[LINES_16]), groups(&[MILLS_16])),
+        };
         let names: Vec<&'static str> = points.to_vec();
         let index = |name: &str| -> usize {
             names
@@ -197,8 +114,9 @@ impl Tables {
                 .unwrap_or_else(|| panic!("unknown point {name}"))
         };
         let mut adjacent = vec![Vec::new(); names.len()];
-        for (a, b) in lines {
-            let (a, b) = (index(a), index(b));
+        for line in &lines {
+            assert_eq!(line.len(), 2, "a line of movement joins two points");
+            let (a, b) = (index(line[0]), index(line[1]));
             assert!(!adjacent[a].contains(&b), "line listed twice");
             adjacent[a].push(b);
             adjacent[b].push(a);
@@ -587,7 +505,7 @@ impl SlowMill {
                     }
                 }
             } else if self.rules.defender_first {
-                next = o;
+                next = B;
             } else {
                 next = o;
             }
@@ -804,7 +722,7 @@ impl SlowMill {
                 t => return Err(format!("unknown extension token '{t}'")),
             }
         }
-        let any_marked = p.cells.iter().any(|&c| c == MARKED);
+        let any_marked = p.cells.contains(&MARKED);
         p.placing = phase == "p" || p.hand != [0, 0] || any_marked;
         // The only stored game-over reason: a full board after placing under first-player-loses.
         let full = (0..self.n()).all(|i| p.cells[i] != EMPTY);
