@@ -265,8 +265,8 @@ mod tests {
                 assert_eq!(rank_set(s), r);
             }
         }
-        assert_eq!(squeeze(0b1010_0100, 0b1110_0110), 0b1010);
-        assert_eq!(spread(0b1010, 0b1110_0110), 0b1010_0100);
+        assert_eq!(squeeze(0b1010_0100, 0b1110_0110), 0b1_0110);
+        assert_eq!(spread(0b1_0110, 0b1110_0110), 0b1010_0100);
     }
 
     #[test]
