@@ -57,7 +57,24 @@ pub fn unrank_set(mut r: u64, k: usize) -> u32 {
     set
 }
 
+/// Squeezes the bits of `x` that lie in `mask` together (`pext`).
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[inline]
+pub fn squeeze(x: u32, mask: u32) -> u32 {
+    // SAFETY: compiled only when the target has BMI2 (cfg above), so the instruction exists.
+    unsafe { std::arch::x86_64::_pext_u32(x, mask) }
+}
+
+/// Spreads the low bits of `x` over the set bits of `mask` (`pdep`).
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[inline]
+pub fn spread(x: u32, mask: u32) -> u32 {
+    // SAFETY: compiled only when the target has BMI2 (cfg above), so the instruction exists.
+    unsafe { std::arch::x86_64::_pdep_u32(x, mask) }
+}
+
 /// Squeezes the bits of `x` that lie in `mask` together (software `pext`).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
 #[inline]
 pub fn squeeze(x: u32, mask: u32) -> u32 {
     let mut out = 0;
@@ -75,6 +92,7 @@ pub fn squeeze(x: u32, mask: u32) -> u32 {
 }
 
 /// Spreads the low bits of `x` over the set bits of `mask` (software `pdep`).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
 #[inline]
 pub fn spread(x: u32, mask: u32) -> u32 {
     let mut out = 0;
@@ -240,6 +258,53 @@ impl BoardIndex {
         Some((rep, opp))
     }
 
+    /// Visits the slots `lo..hi` in order with their positions (`None` for wasted slots),
+    /// stepping from one opponent set to the next instead of unranking each slot.
+    #[inline]
+    pub fn for_each(&self, lo: u64, hi: u64, mut f: impl FnMut(u64, Option<(Bits, Bits)>)) {
+        if lo >= hi {
+            return;
+        }
+        let mut class = (lo / self.per_class) as usize;
+        let mut r = lo % self.per_class;
+        let mut comb = unrank_set(r, self.b);
+        let mut rep = self.classes.reps[class];
+        let mut free = self.geo.all & !rep;
+        let mut stab = self.classes.stabiliser[class];
+        for slot in lo..hi {
+            let opp = spread(comb, free);
+            let mut canonical = true;
+            if stab != 1 {
+                let mut s = stab & !1;
+                while s != 0 {
+                    let h = s.trailing_zeros() as usize;
+                    s &= s - 1;
+                    if rank_set(squeeze(self.geo.transform(opp, h), free)) < r {
+                        canonical = false;
+                        break;
+                    }
+                }
+            }
+            f(slot, canonical.then_some((rep, opp)));
+            // Next set of the same size in colex order (Gosper), or the next class.
+            r += 1;
+            if r == self.per_class {
+                r = 0;
+                class += 1;
+                if class < self.classes.reps.len() {
+                    rep = self.classes.reps[class];
+                    free = self.geo.all & !rep;
+                    stab = self.classes.stabiliser[class];
+                }
+                comb = if self.b == 0 { 0 } else { (1u32 << self.b) - 1 };
+            } else {
+                let c = comb & comb.wrapping_neg();
+                let rr = comb + c;
+                comb = (((rr ^ comb) >> 2) / c) | rr;
+            }
+        }
+    }
+
     /// Stones of the side to move.
     pub fn own_count(&self) -> usize {
         self.w
@@ -302,6 +367,12 @@ mod tests {
                 }
             }
             assert!(canonical as u64 * 16 >= BINOM[n][w] * BINOM[n - w][b]);
+            // Stepping through the slots gives what unranking each slot gives.
+            for (lo, hi) in [(0, idx.size()), (7, idx.size() / 2 + 3)] {
+                idx.for_each(lo, hi, |slot, pos| {
+                    assert_eq!(pos, idx.unindex(slot), "slot {slot}")
+                });
+            }
         }
     }
 }

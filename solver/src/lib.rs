@@ -2,6 +2,7 @@
 
 pub mod db;
 pub mod index;
+pub mod mill_gen;
 pub mod retro;
 pub mod sector;
 pub mod solve;

@@ -14,11 +14,11 @@
 
 use crate::db::{Db, ProbeError};
 use crate::index::BoardIndex;
-use crate::sector::{lost, successors, Folded, SectorKey};
+use crate::mill_gen::{Children, Gen};
+use crate::sector::{successors, Folded, SectorKey};
 use crate::value::{loss, win, Value, DRAW, MAX_DISTANCE, WASTED};
 use rayon::prelude::*;
-use retro_engine::mill::{Bits, Mill, Position};
-use retro_engine::Color;
+use retro_engine::mill::{Bits, Mill};
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
 
 /// Slots per work chunk.
@@ -117,30 +117,32 @@ pub fn solve_unit(
     let stop = AtomicBool::new(false);
 
     // 1. Initialisation.
+    let gen = Gen::new(game);
     for pi in 0..parts.len() {
         let n = parts[pi].idx.size();
         let chunks = n.div_ceil(CHUNK);
         (0..chunks).into_par_iter().for_each_init(
-            || (Vec::new(), Vec::new()),
-            |(moves, inside): &mut (Vec<_>, Vec<(usize, u64)>), c| {
+            || (Children::default(), Vec::new()),
+            |(children, inside): &mut (Children, Vec<(usize, u64)>), c| {
                 if stop.load(Relaxed) {
                     return;
                 }
                 let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-                for slot in lo..hi {
-                    let r = init_slot(db, &parts, &deps, pi, slot, moves, inside);
-                    match r {
-                        Ok(Some(d)) => {
-                            max_assigned.fetch_max(d, Relaxed);
-                        }
+                let mut local_max = 0u16;
+                parts[pi].idx.for_each(lo, hi, |slot, pos| {
+                    if stop.load(Relaxed) {
+                        return;
+                    }
+                    match init_slot(&parts, &deps, pi, slot, pos, &gen, children, inside) {
+                        Ok(Some(d)) => local_max = local_max.max(d),
                         Ok(None) => {}
                         Err(e) => {
                             stop.store(true, Relaxed);
                             failed.lock().expect("error lock").get_or_insert(e);
-                            return;
                         }
                     }
-                }
+                });
+                max_assigned.fetch_max(local_max, Relaxed);
                 progress.init(hi - lo);
             },
         );
@@ -230,20 +232,21 @@ fn find_part(parts: &[Part], k: SectorKey) -> Option<usize> {
 }
 
 /// Initialises one slot; returns the distance assigned, if any.
+#[allow(clippy::too_many_arguments)]
+#[inline]
 fn init_slot(
-    db: &Db,
     parts: &[Part],
     deps: &[Dep],
     pi: usize,
     slot: u64,
-    moves: &mut Vec<(retro_engine::mill::Move, Position)>,
+    pos: Option<(Bits, Bits)>,
+    gen: &Gen,
+    children: &mut Children,
     inside: &mut Vec<(usize, u64)>,
 ) -> Result<Option<u16>, ProbeError> {
-    let game = &db.game;
-    let prof = &game.profile;
     let part = &parts[pi];
     let s = slot as usize;
-    let Some((own, opp)) = part.idx.unindex(slot) else {
+    let Some((own, opp)) = pos else {
         part.vals[s].store(WASTED, Relaxed);
         return Ok(None);
     };
@@ -253,56 +256,50 @@ fn init_slot(
         own_hand: part.key.wf,
         opp_hand: part.key.bf,
     };
-    let pos = f.to_position(game);
-    if let Some(over) = game.outcome(&pos) {
-        let v = if over.loser == Color::White {
-            loss(0)
-        } else {
-            win(0)
-        };
-        part.vals[s].store(v, Relaxed);
+    gen.children(&f, children);
+    if children.wins_now {
+        part.vals[s].store(win(1), Relaxed);
+        return Ok(Some(1));
+    }
+    if children.list.is_empty() {
+        // No legal move: the side to move loses.
+        part.vals[s].store(loss(0), Relaxed);
         return Ok(Some(0));
     }
-    game.moves(&pos, moves);
     inside.clear();
     let mut best_win: Option<u16> = None;
     let mut draw_out = false;
     let mut loss_max: u16 = 0;
-    for (_, q) in moves.iter() {
-        let value = if q.board_full_loss {
-            // The last placement filled the board: the side to move next has no move and loses
-            // (under the fold the mover's colour is not known, but only Black can fill a board).
-            Value::Loss(0)
-        } else if let Some(over) = game.decided(q).then(|| game.outcome(q)).flatten() {
-            // A removal ended the game before the turn passed: value for the side to move in
-            // `q` is irrelevant; express it from the opponent's view of the mover.
-            if over.loser == Color::White {
-                Value::Win(0)
-            } else {
-                Value::Loss(0)
-            }
+    for c in children.list.iter() {
+        let ck = c.key();
+        let value = if let Some(u) = find_part(parts, ck) {
+            inside.push((u, parts[u].idx.index(c.own, c.opp)));
+            continue;
+        } else if let Some((_, t)) = deps.iter().find(|d| d.0 == ck) {
+            let slot = t.1.index(c.own, c.opp);
+            t.0.value(slot).ok_or_else(|| {
+                ProbeError::Unsupported(format!("table {ck} has no value at slot {slot}"))
+            })?
         } else {
-            let c = Folded::from_position(q);
-            let ck = c.key();
-            if lost(prof, ck.w, ck.wf) {
-                Value::Loss(0)
-            } else if let Some(u) = find_part(parts, ck) {
-                inside.push((u, parts[u].idx.index(c.own, c.opp)));
-                continue;
-            } else if let Some((_, t)) = deps.iter().find(|d| d.0 == ck) {
-                let slot = t.1.index(c.own, c.opp);
-                t.0.value(slot).ok_or_else(|| {
-                    ProbeError::Unsupported(format!("table {ck} has no value at slot {slot}"))
-                })?
-            } else {
-                db.value_folded(&c)?
-            }
+            return Err(ProbeError::Unsupported(format!(
+                "no table opened for sector {ck}"
+            )));
         };
         match value {
-            Value::Loss(d) => best_win = Some(best_win.map_or(d + 1, |b| b.min(d + 1))),
+            Value::Loss(d) => {
+                best_win = Some(best_win.map_or(d + 1, |b| b.min(d + 1)));
+                if d == 0 {
+                    break;
+                }
+            }
             Value::Win(d) => loss_max = loss_max.max(d + 1),
             Value::Draw => draw_out = true,
         }
+    }
+    if let Some(w) = best_win {
+        part.vals[s].store(win(w), Relaxed);
+        // Counters only matter for positions that may still lose; a win never does.
+        return Ok(Some(w));
     }
     inside.sort_unstable();
     inside.dedup();
@@ -310,10 +307,6 @@ fn init_slot(
     assert!(count < 256, "more than 255 distinct moves inside a unit");
     part.cnt[s].store(count as u8, Relaxed);
     part.loss_max[s].store(loss_max, Relaxed);
-    if let Some(w) = best_win {
-        part.vals[s].store(win(w), Relaxed);
-        return Ok(Some(w));
-    }
     if count == 0 {
         part.vals[s].store(loss(loss_max), Relaxed);
         return Ok(Some(loss_max));

@@ -1,0 +1,184 @@
+//! The solver's own move generator on folded positions (side to move first).
+//!
+//! Equivalent to the engine's compound moves for the profiles the solver supports (a test
+//! compares them), but without building engine positions, sorting or allocating: children are
+//! pushed into a reused buffer, and a move that wins at once is reported as such.
+
+use crate::sector::Folded;
+use retro_engine::mill::{Bits, Geometry, Mill, MillAction, Profile};
+
+/// What a position's moves lead to.
+#[derive(Default)]
+pub struct Children {
+    /// The positions after each move (colours swapped: the opponent to move).
+    pub list: Vec<Folded>,
+    /// Some move wins at once (the opponent is left with too few stones).
+    pub wins_now: bool,
+}
+
+/// Move generation for one rule profile.
+#[derive(Clone)]
+pub struct Gen {
+    geo: &'static Geometry,
+    flying: bool,
+    fly_at: u32,
+    min_stones: u32,
+    from_hand: bool,
+    remove_from_mills: bool,
+    remove_per_mill: bool,
+    move_in_placing: bool,
+}
+
+impl Gen {
+    /// The generator for a game's rules.
+    pub fn new(game: &Mill) -> Gen {
+        let p: &Profile = &game.profile;
+        Gen {
+            geo: game.geo,
+            flying: p.flying,
+            fly_at: p.fly_at as u32,
+            min_stones: p.min_stones as u32,
+            from_hand: p.mill_action == MillAction::RemoveFromHand,
+            remove_from_mills: p.remove_from_mills,
+            remove_per_mill: p.remove_per_mill,
+            move_in_placing: p.move_in_placing,
+        }
+    }
+
+    #[inline]
+    fn mills_at(&self, own: Bits, to: usize) -> u32 {
+        let [a, b, c] = self.geo.mills_through[to];
+        (a != 0 && own & a == a) as u32
+            + (b != 0 && own & b == b) as u32
+            + (c != 0 && own & c == c) as u32
+    }
+
+    #[inline]
+    fn removable(&self, opp: Bits) -> Bits {
+        if self.remove_from_mills {
+            return opp;
+        }
+        let free = opp & !self.geo.in_mills(opp);
+        if free != 0 {
+            free
+        } else {
+            opp
+        }
+    }
+
+    /// Pushes the children of a move by the side to move that leaves its stones as `own` with
+    /// `own_hand` in hand, having made `mills` mills (placement when `placed`).
+    #[inline]
+    fn after(
+        &self,
+        f: &Folded,
+        own: Bits,
+        own_hand: u8,
+        mills: u32,
+        placed: bool,
+        out: &mut Children,
+    ) {
+        let (opp, opp_hand) = (f.opp, f.opp_hand);
+        let child = |o: Bits, oh: u8| Folded {
+            own: o,
+            opp: own,
+            own_hand: oh,
+            opp_hand: own_hand,
+        };
+        if mills == 0 {
+            out.list.push(child(opp, opp_hand));
+            return;
+        }
+        if placed && self.from_hand && opp_hand > 0 {
+            if opp.count_ones() + opp_hand as u32 - 1 < self.min_stones {
+                out.wins_now = true;
+            } else {
+                out.list.push(child(opp, opp_hand - 1));
+            }
+            return;
+        }
+        if opp == 0 {
+            out.list.push(child(opp, opp_hand));
+            return;
+        }
+        let left = opp.count_ones() - 1 + opp_hand as u32;
+        if left < self.min_stones {
+            out.wins_now = true;
+            return;
+        }
+        let mut r = self.removable(opp);
+        let two = self.remove_per_mill && mills >= 2 && opp.count_ones() >= 2;
+        let start = out.list.len();
+        while r != 0 {
+            let x = r & r.wrapping_neg();
+            r &= r - 1;
+            if !two {
+                out.list.push(child(opp ^ x, opp_hand));
+                continue;
+            }
+            if left - 1 < self.min_stones {
+                out.wins_now = true;
+                return;
+            }
+            let mut r2 = self.removable(opp ^ x);
+            while r2 != 0 {
+                let y = r2 & r2.wrapping_neg();
+                r2 &= r2 - 1;
+                out.list.push(child(opp ^ x ^ y, opp_hand));
+            }
+        }
+        if two {
+            // The same pair of stones can be removed in either order.
+            let tail = &mut out.list[start..];
+            tail.sort_unstable_by_key(|c| c.own);
+            let mut keep = start;
+            for i in start..out.list.len() {
+                if i == start || out.list[i].own != out.list[keep - 1].own {
+                    out.list[keep] = out.list[i];
+                    keep += 1;
+                }
+            }
+            out.list.truncate(keep);
+        }
+    }
+
+    /// Every move of a position that is not over by material. An empty result (and no win)
+    /// means the side to move has no legal move.
+    pub fn children(&self, f: &Folded, out: &mut Children) {
+        out.list.clear();
+        out.wins_now = false;
+        let g = self.geo;
+        let empty = g.all & !(f.own | f.opp);
+        if f.own_hand > 0 {
+            let mut e = empty;
+            while e != 0 {
+                let to = e.trailing_zeros() as usize;
+                e &= e - 1;
+                let own = f.own | (1 << to);
+                self.after(f, own, f.own_hand - 1, self.mills_at(own, to), true, out);
+                if out.wins_now {
+                    return;
+                }
+            }
+            if !self.move_in_placing {
+                return;
+            }
+        }
+        let fly = self.flying && f.own_hand == 0 && f.own.count_ones() <= self.fly_at;
+        let mut set = f.own;
+        while set != 0 {
+            let from = set.trailing_zeros() as usize;
+            set &= set - 1;
+            let mut dests = if fly { empty } else { g.adjacent[from] & empty };
+            while dests != 0 {
+                let to = dests.trailing_zeros() as usize;
+                dests &= dests - 1;
+                let own = f.own ^ (1 << from) ^ (1 << to);
+                self.after(f, own, f.own_hand, self.mills_at(own, to), false, out);
+                if out.wins_now {
+                    return;
+                }
+            }
+        }
+    }
+}
