@@ -101,34 +101,15 @@ impl Gen {
             out.list.push(child(opp, opp_hand));
             return;
         }
-        let left = opp.count_ones() - 1 + opp_hand as u32;
-        if left < self.min_stones {
-            out.wins_now = true;
-            return;
-        }
-        let mut r = self.removable(opp);
-        let two = self.remove_per_mill && mills >= 2 && opp.count_ones() >= 2;
+        let want = if self.remove_per_mill {
+            mills.min(opp.count_ones())
+        } else {
+            1
+        };
         let start = out.list.len();
-        while r != 0 {
-            let x = r & r.wrapping_neg();
-            r &= r - 1;
-            if !two {
-                out.list.push(child(opp ^ x, opp_hand));
-                continue;
-            }
-            if left - 1 < self.min_stones {
-                out.wins_now = true;
-                return;
-            }
-            let mut r2 = self.removable(opp ^ x);
-            while r2 != 0 {
-                let y = r2 & r2.wrapping_neg();
-                r2 &= r2 - 1;
-                out.list.push(child(opp ^ x ^ y, opp_hand));
-            }
-        }
-        if two {
-            // The same pair of stones can be removed in either order.
+        self.remove(opp, opp_hand, want, &|o| child(o, opp_hand), out);
+        if want > 1 && !out.wins_now {
+            // The same set of stones can be removed in different orders.
             let tail = &mut out.list[start..];
             tail.sort_unstable_by_key(|c| c.own);
             let mut keep = start;
@@ -139,6 +120,35 @@ impl Gen {
                 }
             }
             out.list.truncate(keep);
+        }
+    }
+
+    /// Pushes the results of `n` more removals from `opp` (reporting a win as soon as the
+    /// opponent is left with too few stones).
+    fn remove(
+        &self,
+        opp: Bits,
+        opp_hand: u8,
+        n: u32,
+        child: &dyn Fn(Bits) -> Folded,
+        out: &mut Children,
+    ) {
+        if n == 0 || opp == 0 {
+            out.list.push(child(opp));
+            return;
+        }
+        if opp.count_ones() - 1 + (opp_hand as u32) < self.min_stones {
+            out.wins_now = true;
+            return;
+        }
+        let mut r = self.removable(opp);
+        while r != 0 {
+            let x = r & r.wrapping_neg();
+            r &= r - 1;
+            self.remove(opp ^ x, opp_hand, n - 1, child, out);
+            if out.wins_now {
+                return;
+            }
         }
     }
 
