@@ -128,6 +128,9 @@ retro solve mill --sector 3,3,0,0 --json"
         /// No progress bars.
         #[arg(long, short)]
         quiet: bool,
+        /// Print the sectors that would be solved, their sizes and the memory needed; solve nothing.
+        #[arg(long)]
+        dry_run: bool,
     },
     /// Perfect-play analysis of a position from the tables.
     #[command(
@@ -218,7 +221,17 @@ fn run(cli: Cli) -> Result<(), CliError> {
             threads,
             json,
             quiet,
-        } => solve_cmd::solve_cmd(&rules, &dir, max_stones, &sectors, threads, json, quiet),
+            dry_run,
+        } => {
+            let opts = solve_cmd::SolveOpts {
+                max_stones,
+                threads,
+                json,
+                quiet,
+                dry_run,
+            };
+            solve_cmd::solve_cmd(&rules, &dir, &sectors, &opts)
+        }
         Command::Analyse {
             game: GameKind::Mill,
             rules,

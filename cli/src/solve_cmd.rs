@@ -82,16 +82,85 @@ impl SolveObserver for Bars {
     fn sector_done(&self, _r: &SectorReport) {}
 }
 
+/// Options of `retro solve`.
+pub struct SolveOpts {
+    /// Moving phase up to this many stones a side.
+    pub max_stones: Option<u8>,
+    /// Worker threads.
+    pub threads: Option<usize>,
+    /// JSON output.
+    pub json: bool,
+    /// No progress bars.
+    pub quiet: bool,
+    /// Only print the plan.
+    pub dry_run: bool,
+}
+
+/// Bytes per slot while a unit is solved (value, counter, longest losing move out).
+const SOLVE_BYTES_PER_SLOT: u64 = 5;
+
+fn dry_run(db: &Db, targets: &[SectorKey], as_json: bool) -> Result<(), CliError> {
+    if let Some(why) = retro_solver::sector::unsupported(&db.game.profile) {
+        return Err(CliError::input(format!("cannot solve these rules: {why}")));
+    }
+    let units = retro_solver::sector::plan(&db.game.profile, targets);
+    let size = |k: &SectorKey| {
+        retro_solver::index::BoardIndex::new(db.game.geo, k.w as usize, k.b as usize).size()
+    };
+    let mut total = 0u64;
+    let mut largest = 0u64;
+    let mut placing = 0u64;
+    let mut existing = 0usize;
+    let mut rows = Vec::new();
+    for u in &units {
+        let slots: u64 = u.iter().map(size).sum();
+        total += slots;
+        largest = largest.max(slots);
+        for k in u {
+            let s = size(k);
+            if k.wf > 0 || k.bf > 0 {
+                placing += s;
+            }
+            let done = db.path(*k).exists();
+            existing += done as usize;
+            rows.push(json!({"sector": k.to_string(), "slots": s, "table_exists": done}));
+        }
+    }
+    let sectors: usize = units.iter().map(|u| u.len()).sum();
+    if as_json {
+        println!(
+            "{}",
+            json!({"sectors": rows, "units": units.len(), "slots": total, "placing_slots": placing,
+                   "largest_unit_slots": largest, "peak_bytes": largest * SOLVE_BYTES_PER_SLOT,
+                   "disk_bytes": total * 2})
+        );
+        return Ok(());
+    }
+    println!(
+        "{sectors} sectors in {} units ({existing} tables already present)",
+        units.len()
+    );
+    println!("slots: {total} ({placing} with stones in hand)");
+    println!(
+        "largest unit: {largest} slots, about {:.1} GiB while solving",
+        (largest * SOLVE_BYTES_PER_SLOT) as f64 / (1u64 << 30) as f64
+    );
+    println!(
+        "tables: about {:.1} GiB on disk",
+        (total * 2) as f64 / (1u64 << 30) as f64
+    );
+    Ok(())
+}
+
 /// `retro solve mill`.
 pub fn solve_cmd(
     rules: &RuleArgs,
     dir: &Path,
-    max_stones: Option<u8>,
     sectors: &[String],
-    threads: Option<usize>,
-    as_json: bool,
-    quiet: bool,
+    opts: &SolveOpts,
 ) -> Result<(), CliError> {
+    let (max_stones, threads, as_json, quiet) =
+        (opts.max_stones, opts.threads, opts.json, opts.quiet);
     let m = game(rules)?;
     let mut targets = Vec::new();
     for s in sectors {
@@ -122,6 +191,9 @@ pub fn solve_cmd(
         targets.push(start_sector(&m.profile));
     }
     let db = Db::new(m, dir);
+    if opts.dry_run {
+        return dry_run(&db, &targets, as_json);
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()
