@@ -305,6 +305,51 @@ impl BoardIndex {
         }
     }
 
+    /// Number of symmetry classes of the opponent's stone sets (the units of
+    /// [`BoardIndex::for_each_by_opp`]).
+    pub fn opp_classes(&self) -> usize {
+        SetClasses::get(self.geo, self.b).reps.len()
+    }
+
+    /// Calls `f(own, opp)` once for every position of the sector (one member of each symmetry
+    /// orbit), grouped by the opponent's stones: for each opponent class in `lo..hi` the
+    /// opponent sits on its representative and the own stones run over the free points. Moves
+    /// then lead to positions whose *own* stones are that representative, which sit together
+    /// in the next sector's table.
+    pub fn for_each_by_opp(&self, lo: usize, hi: usize, mut f: impl FnMut(Bits, Bits)) {
+        let opp_classes = SetClasses::get(self.geo, self.b);
+        let n = BINOM[self.geo.points - self.b][self.w];
+        for c in lo..hi.min(opp_classes.reps.len()) {
+            let rep = opp_classes.reps[c];
+            let free = self.geo.all & !rep;
+            let stab = opp_classes.stabiliser[c];
+            let mut comb: u32 = if self.w == 0 { 0 } else { (1u32 << self.w) - 1 };
+            for i in 0..n {
+                let own = spread(comb, free);
+                let mut first = true;
+                if stab != 1 {
+                    let mut s = stab & !1;
+                    while s != 0 {
+                        let h = s.trailing_zeros() as usize;
+                        s &= s - 1;
+                        if squeeze(self.geo.transform(own, h), free) < comb {
+                            first = false;
+                            break;
+                        }
+                    }
+                }
+                if first {
+                    f(own, rep);
+                }
+                if i + 1 < n && comb != 0 {
+                    let low = comb & comb.wrapping_neg();
+                    let r = comb + low;
+                    comb = (((r ^ comb) >> 2) / low) | r;
+                }
+            }
+        }
+    }
+
     /// Stones of the side to move.
     pub fn own_count(&self) -> usize {
         self.w
@@ -367,6 +412,12 @@ mod tests {
                 }
             }
             assert!(canonical as u64 * 16 >= BINOM[n][w] * BINOM[n - w][b]);
+            // Grouping by the opponent's class visits every position exactly once.
+            let mut seen = vec![0u8; idx.size() as usize];
+            idx.for_each_by_opp(0, idx.opp_classes(), |own, opp| seen[idx.index(own, opp) as usize] += 1);
+            for slot in 0..idx.size() {
+                assert_eq!(seen[slot as usize], used[slot as usize] as u8, "slot {slot}");
+            }
             // Stepping through the slots gives what unranking each slot gives.
             for (lo, hi) in [(0, idx.size()), (7, idx.size() / 2 + 3)] {
                 idx.for_each(lo, hi, |slot, pos| {

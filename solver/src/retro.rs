@@ -88,17 +88,21 @@ pub fn solve_unit(
     progress: &dyn Progress,
 ) -> Result<Vec<(SectorKey, Vec<u16>)>, ProbeError> {
     let game = &db.game;
+    // A unit none of whose moves stays inside it (placement without Lasker moves) is solved in
+    // one pass over its positions, grouped by the opponent's stones.
+    let acyclic = unit.len() == 1 && !successors(&game.profile, unit[0]).contains(&unit[0]);
     let parts: Vec<Part> = unit
         .iter()
         .map(|&key| {
             let idx = BoardIndex::new(game.geo, key.w as usize, key.b as usize);
             let n = idx.size() as usize;
+            let m = if acyclic { 0 } else { n };
             Part {
                 key,
                 idx,
-                vals: (0..n).map(|_| AtomicU16::new(DRAW)).collect(),
-                cnt: (0..n).map(|_| AtomicU8::new(0)).collect(),
-                loss_max: (0..n).map(|_| AtomicU16::new(0)).collect(),
+                vals: (0..n).map(|_| AtomicU16::new(if acyclic { WASTED } else { DRAW })).collect(),
+                cnt: (0..m).map(|_| AtomicU8::new(0)).collect(),
+                loss_max: (0..m).map(|_| AtomicU16::new(0)).collect(),
             }
         })
         .collect();
@@ -118,7 +122,39 @@ pub fn solve_unit(
 
     // 1. Initialisation.
     let gen = Gen::new(game);
-    for pi in 0..parts.len() {
+    if acyclic {
+        let part = &parts[0];
+        let classes = part.idx.opp_classes();
+        (0..classes).into_par_iter().with_min_len(4).for_each_init(
+            || (Children::default(), Vec::new()),
+            |(children, inside): &mut (Children, Vec<(usize, u64)>), c| {
+                if stop.load(Relaxed) {
+                    return;
+                }
+                let mut local_max = 0u16;
+                let mut visited = 0u64;
+                part.idx.for_each_by_opp(c, c + 1, |own, opp| {
+                    let f = Folded { own, opp, own_hand: part.key.wf, opp_hand: part.key.bf };
+                    match evaluate(&parts, &deps, &f, &gen, children, inside) {
+                        Ok(e) => {
+                            part.vals[part.idx.index(own, opp) as usize].store(e.code, Relaxed);
+                            if e.code != DRAW {
+                                local_max = local_max.max(e.code & MAX_DISTANCE);
+                            }
+                        }
+                        Err(e) => {
+                            stop.store(true, Relaxed);
+                            failed.lock().expect("error lock").get_or_insert(e);
+                        }
+                    }
+                    visited += 1;
+                });
+                max_assigned.fetch_max(local_max, Relaxed);
+                progress.init(visited);
+            },
+        );
+    }
+    for pi in (0..parts.len()).filter(|_| !acyclic) {
         let n = parts[pi].idx.size();
         let chunks = n.div_ceil(CHUNK);
         (0..chunks).into_par_iter().for_each_init(
@@ -151,9 +187,9 @@ pub fn solve_unit(
         return Err(e);
     }
 
-    // 2. Frontier passes.
+    // 2. Frontier passes (none when no move stays inside the unit).
     let mut d: u16 = 0;
-    loop {
+    while !acyclic {
         let (lv, wv) = (loss(d), win(d));
         for part in &parts {
             let n = part.idx.size();
@@ -231,6 +267,74 @@ fn find_part(parts: &[Part], k: SectorKey) -> Option<usize> {
     parts.iter().position(|p| p.key == k)
 }
 
+/// What the moves of a position say before the frontier passes.
+struct Eval {
+    /// The value code if already known, else `DRAW` (unknown).
+    code: u16,
+    /// Distinct moves inside the unit, plus one if a move out of it draws.
+    count: usize,
+    /// The longest loss among moves out of the unit (plies, counted from this position).
+    loss_max: u16,
+}
+
+/// Generates a position's moves, looks up those leaving the unit, and collects those inside it
+/// (as (part, slot) pairs, deduplicated) into `inside`.
+#[inline]
+fn evaluate(
+    parts: &[Part],
+    deps: &[Dep],
+    f: &Folded,
+    gen: &Gen,
+    children: &mut Children,
+    inside: &mut Vec<(usize, u64)>,
+) -> Result<Eval, ProbeError> {
+    gen.children(f, children);
+    inside.clear();
+    if children.wins_now {
+        return Ok(Eval { code: win(1), count: 0, loss_max: 0 });
+    }
+    if children.list.is_empty() {
+        // No legal move: the side to move loses.
+        return Ok(Eval { code: loss(0), count: 0, loss_max: 0 });
+    }
+    let mut best_win: Option<u16> = None;
+    let mut draw_out = false;
+    let mut loss_max: u16 = 0;
+    for c in children.list.iter() {
+        let ck = c.key();
+        let value = if let Some(u) = find_part(parts, ck) {
+            inside.push((u, parts[u].idx.index(c.own, c.opp)));
+            continue;
+        } else if let Some((_, t)) = deps.iter().find(|d| d.0 == ck) {
+            let slot = t.1.index(c.own, c.opp);
+            t.0.value(slot).ok_or_else(|| {
+                ProbeError::Unsupported(format!("table {ck} has no value at slot {slot}"))
+            })?
+        } else {
+            return Err(ProbeError::Unsupported(format!("no table opened for sector {ck}")));
+        };
+        match value {
+            Value::Loss(d) => {
+                best_win = Some(best_win.map_or(d + 1, |b| b.min(d + 1)));
+                if d == 0 {
+                    break;
+                }
+            }
+            Value::Win(d) => loss_max = loss_max.max(d + 1),
+            Value::Draw => draw_out = true,
+        }
+    }
+    if let Some(w) = best_win {
+        // A win never needs its counter: it cannot become a loss.
+        return Ok(Eval { code: win(w), count: 0, loss_max: 0 });
+    }
+    inside.sort_unstable();
+    inside.dedup();
+    let count = inside.len() + draw_out as usize;
+    let code = if count == 0 { loss(loss_max) } else { DRAW };
+    Ok(Eval { code, count, loss_max })
+}
+
 /// Initialises one slot; returns the distance assigned, if any.
 #[allow(clippy::too_many_arguments)]
 #[inline]
@@ -250,68 +354,13 @@ fn init_slot(
         part.vals[s].store(WASTED, Relaxed);
         return Ok(None);
     };
-    let f = Folded {
-        own,
-        opp,
-        own_hand: part.key.wf,
-        opp_hand: part.key.bf,
-    };
-    gen.children(&f, children);
-    if children.wins_now {
-        part.vals[s].store(win(1), Relaxed);
-        return Ok(Some(1));
-    }
-    if children.list.is_empty() {
-        // No legal move: the side to move loses.
-        part.vals[s].store(loss(0), Relaxed);
-        return Ok(Some(0));
-    }
-    inside.clear();
-    let mut best_win: Option<u16> = None;
-    let mut draw_out = false;
-    let mut loss_max: u16 = 0;
-    for c in children.list.iter() {
-        let ck = c.key();
-        let value = if let Some(u) = find_part(parts, ck) {
-            inside.push((u, parts[u].idx.index(c.own, c.opp)));
-            continue;
-        } else if let Some((_, t)) = deps.iter().find(|d| d.0 == ck) {
-            let slot = t.1.index(c.own, c.opp);
-            t.0.value(slot).ok_or_else(|| {
-                ProbeError::Unsupported(format!("table {ck} has no value at slot {slot}"))
-            })?
-        } else {
-            return Err(ProbeError::Unsupported(format!(
-                "no table opened for sector {ck}"
-            )));
-        };
-        match value {
-            Value::Loss(d) => {
-                best_win = Some(best_win.map_or(d + 1, |b| b.min(d + 1)));
-                if d == 0 {
-                    break;
-                }
-            }
-            Value::Win(d) => loss_max = loss_max.max(d + 1),
-            Value::Draw => draw_out = true,
-        }
-    }
-    if let Some(w) = best_win {
-        part.vals[s].store(win(w), Relaxed);
-        // Counters only matter for positions that may still lose; a win never does.
-        return Ok(Some(w));
-    }
-    inside.sort_unstable();
-    inside.dedup();
-    let count = inside.len() + draw_out as usize;
-    assert!(count < 256, "more than 255 distinct moves inside a unit");
-    part.cnt[s].store(count as u8, Relaxed);
-    part.loss_max[s].store(loss_max, Relaxed);
-    if count == 0 {
-        part.vals[s].store(loss(loss_max), Relaxed);
-        return Ok(Some(loss_max));
-    }
-    Ok(None)
+    let f = Folded { own, opp, own_hand: part.key.wf, opp_hand: part.key.bf };
+    let e = evaluate(parts, deps, &f, gen, children, inside)?;
+    assert!(e.count < 256, "more than 255 distinct moves inside a unit");
+    part.cnt[s].store(e.count as u8, Relaxed);
+    part.loss_max[s].store(e.loss_max, Relaxed);
+    part.vals[s].store(e.code, Relaxed);
+    Ok((e.code != DRAW).then_some(e.code & MAX_DISTANCE))
 }
 
 /// Totals of one solved sector.
