@@ -75,6 +75,7 @@ pub fn unmoves(game: &Mill, child: &Folded, out: &mut Vec<Folded>) {
 
 struct Part {
     key: SectorKey,
+    packed: u32,
     idx: BoardIndex,
     vals: Vec<AtomicU16>,
     cnt: Vec<AtomicU8>,
@@ -99,6 +100,7 @@ pub fn solve_unit(
             let m = if acyclic { 0 } else { n };
             Part {
                 key,
+                packed: key.packed(),
                 idx,
                 vals: (0..n).map(|_| AtomicU16::new(if acyclic { WASTED } else { DRAW })).collect(),
                 cnt: (0..m).map(|_| AtomicU8::new(0)).collect(),
@@ -111,8 +113,8 @@ pub fn solve_unit(
     let mut deps: Vec<Dep> = Vec::new();
     for &k in unit {
         for c in successors(&game.profile, k) {
-            if find_part(&parts, c).is_none() && !deps.iter().any(|d| d.0 == c) {
-                deps.push((c, db.table(c)?));
+            if find_part(&parts, c).is_none() && !deps.iter().any(|d| d.0 == c.packed()) {
+                deps.push((c.packed(), db.table(c)?));
             }
         }
     }
@@ -135,9 +137,12 @@ pub fn solve_unit(
                 let mut visited = 0u64;
                 part.idx.for_each_by_opp(c, c + 1, |own, opp| {
                     let f = Folded { own, opp, own_hand: part.key.wf, opp_hand: part.key.bf };
+                    // The slot is far from the last one: start fetching it before the work.
+                    let slot = part.idx.index(own, opp) as usize;
+                    prefetch(&part.vals[slot]);
                     match evaluate(&parts, &deps, &f, &gen, children, inside) {
                         Ok(e) => {
-                            part.vals[part.idx.index(own, opp) as usize].store(e.code, Relaxed);
+                            part.vals[slot].store(e.code, Relaxed);
                             if e.code != DRAW {
                                 local_max = local_max.max(e.code & MAX_DISTANCE);
                             }
@@ -260,11 +265,29 @@ pub fn solve_unit(
         .collect())
 }
 
-/// An opened dependency: a sector's table and index.
-type Dep = (SectorKey, std::sync::Arc<(crate::table::Table, BoardIndex)>);
+/// An opened dependency: a sector's packed key, its table and index.
+type Dep = (u32, std::sync::Arc<(crate::table::Table, BoardIndex)>);
 
 fn find_part(parts: &[Part], k: SectorKey) -> Option<usize> {
-    parts.iter().position(|p| p.key == k)
+    find_packed(parts, k.packed())
+}
+
+#[inline]
+fn find_packed(parts: &[Part], k: u32) -> Option<usize> {
+    parts.iter().position(|p| p.packed == k)
+}
+
+/// Hints the CPU to bring a cache line in (no effect on results).
+#[inline]
+fn prefetch<T>(p: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is only a hint; it reads no memory architecturally and cannot fault,
+    // and the pointer comes from a live reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p as *const T as *const i8)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// What the moves of a position say before the frontier passes.
@@ -301,17 +324,17 @@ fn evaluate(
     let mut draw_out = false;
     let mut loss_max: u16 = 0;
     for c in children.list.iter() {
-        let ck = c.key();
-        let value = if let Some(u) = find_part(parts, ck) {
+        let ck = c.packed_key();
+        let value = if let Some(u) = find_packed(parts, ck) {
             inside.push((u, parts[u].idx.index(c.own, c.opp)));
             continue;
         } else if let Some((_, t)) = deps.iter().find(|d| d.0 == ck) {
             let slot = t.1.index(c.own, c.opp);
             t.0.value(slot).ok_or_else(|| {
-                ProbeError::Unsupported(format!("table {ck} has no value at slot {slot}"))
+                ProbeError::Unsupported(format!("table {} has no value at slot {slot}", c.key()))
             })?
         } else {
-            return Err(ProbeError::Unsupported(format!("no table opened for sector {ck}")));
+            return Err(ProbeError::Unsupported(format!("no table opened for sector {}", c.key())));
         };
         match value {
             Value::Loss(d) => {

@@ -36,6 +36,11 @@ impl SectorKey {
         }
     }
 
+    /// The key packed into one number: `w | b << 8 | wf << 16 | bf << 24`.
+    pub const fn packed(self) -> u32 {
+        self.w as u32 | (self.b as u32) << 8 | (self.wf as u32) << 16 | (self.bf as u32) << 24
+    }
+
     /// Parses `W,B,WF,BF` (or with `_`).
     pub fn parse(s: &str) -> Option<SectorKey> {
         let v: Vec<u8> = s
@@ -71,6 +76,15 @@ impl Folded {
             wf: self.own_hand,
             bf: self.opp_hand,
         }
+    }
+
+    /// The sector packed into one number (`SectorKey::packed` of `key()`), cheap to compare.
+    #[inline]
+    pub fn packed_key(&self) -> u32 {
+        self.own.count_ones()
+            | self.opp.count_ones() << 8
+            | (self.own_hand as u32) << 16
+            | (self.opp_hand as u32) << 24
     }
 
     /// Folds an engine position (the side to move becomes "own").
