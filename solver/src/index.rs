@@ -27,9 +27,52 @@ pub static BINOM: [[u64; 33]; 33] = {
     t
 };
 
+/// `RANK_BYTES[k][byte][c]`: the part of a colex rank contributed by the bits of byte `k` of a
+/// set when `c` set bits lie below that byte.
+static RANK_BYTES: [[[u32; 17]; 256]; 3] = {
+    let mut t = [[[0u32; 17]; 256]; 3];
+    let mut k = 0;
+    while k < 3 {
+        let mut byte = 0;
+        while byte < 256 {
+            let mut c = 0;
+            while c < 17 {
+                let mut r = 0u64;
+                let mut i = c + 1;
+                let mut j = 0;
+                while j < 8 {
+                    if byte & (1 << j) != 0 {
+                        r += BINOM[8 * k + j][i];
+                        i += 1;
+                    }
+                    j += 1;
+                }
+                t[k][byte][c] = r as u32;
+                c += 1;
+            }
+            byte += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
 /// Colex rank of a set among the sets of the same size.
 #[inline]
-pub fn rank_set(mut set: u32) -> u64 {
+pub fn rank_set(set: u32) -> u64 {
+    if set < 1 << 24 {
+        let (b0, b1, b2) = (set & 0xff, (set >> 8) & 0xff, set >> 16);
+        let c1 = b0.count_ones() as usize;
+        let c2 = c1 + b1.count_ones() as usize;
+        return RANK_BYTES[0][b0 as usize][0] as u64
+            + RANK_BYTES[1][b1 as usize][c1] as u64
+            + RANK_BYTES[2][b2 as usize][c2] as u64;
+    }
+    rank_set_slow(set)
+}
+
+/// Colex rank by summing binomials bit by bit (any 32-bit set).
+pub fn rank_set_slow(mut set: u32) -> u64 {
     let mut r = 0;
     let mut i = 1;
     while set != 0 {
@@ -111,10 +154,9 @@ pub fn spread(x: u32, mask: u32) -> u32 {
 
 /// Symmetry classes of the `w`-point sets of one board.
 pub struct SetClasses {
-    /// For each colex rank of a `w`-set: its class number.
-    pub class_of: Vec<u32>,
-    /// For each colex rank: a symmetry that maps the set to its class representative.
-    pub sym_of: Vec<u8>,
+    /// For each colex rank of a `w`-set: its class number times 16 plus a symmetry that maps
+    /// the set to its class representative.
+    pub class_sym: Vec<u32>,
     /// Representative set of each class (the image with the smallest colex rank).
     pub reps: Vec<Bits>,
     /// For each class: bit `s` set when symmetry `s` fixes the representative.
@@ -124,13 +166,12 @@ pub struct SetClasses {
 impl SetClasses {
     fn build(geo: &Geometry, w: usize) -> SetClasses {
         let n = BINOM[geo.points][w] as usize;
-        let mut class_of = vec![u32::MAX; n];
-        let mut sym_of = vec![0u8; n];
+        let mut class_sym = vec![u32::MAX; n];
         let mut reps = Vec::new();
         let mut stabiliser = Vec::new();
         let inverse: Vec<u8> = (0..16).map(|s| geo.inverse(s) as u8).collect();
         for r in 0..n {
-            if class_of[r] != u32::MAX {
+            if class_sym[r] != u32::MAX {
                 continue;
             }
             // r is the smallest rank of its orbit, so it is the representative.
@@ -143,21 +184,15 @@ impl SetClasses {
                 if img == rep {
                     stab |= 1 << s;
                 }
-                if class_of[ir] == u32::MAX {
-                    class_of[ir] = class;
+                if class_sym[ir] == u32::MAX {
                     // img -> rep is the inverse of s.
-                    sym_of[ir] = inv;
+                    class_sym[ir] = class << 4 | inv as u32;
                 }
             }
             reps.push(rep);
             stabiliser.push(stab);
         }
-        SetClasses {
-            class_of,
-            sym_of,
-            reps,
-            stabiliser,
-        }
+        SetClasses { class_sym, reps, stabiliser }
     }
 
     /// The classes of `w`-sets on a board (built once, shared).
@@ -217,9 +252,8 @@ impl BoardIndex {
     /// The slot of a position given as (own stones, opponent stones).
     #[inline]
     pub fn index(&self, own: Bits, opp: Bits) -> u64 {
-        let r = rank_set(own) as usize;
-        let class = self.classes.class_of[r] as usize;
-        let g = self.classes.sym_of[r] as usize;
+        let cs = self.classes.class_sym[rank_set(own) as usize];
+        let (class, g) = ((cs >> 4) as usize, (cs & 15) as usize);
         let rep = self.classes.reps[class];
         let opp = self.geo.transform(opp, g);
         let free = self.geo.all & !rep;
@@ -305,6 +339,14 @@ impl BoardIndex {
         }
     }
 
+    /// Whether only the identity maps this set of the side to move's stones (`own_count()`
+    /// points) onto itself.
+    #[inline]
+    pub fn own_set_asymmetric(&self, own: Bits) -> bool {
+        let cs = self.classes.class_sym[rank_set(own) as usize];
+        self.classes.stabiliser[(cs >> 4) as usize] == 1
+    }
+
     /// Number of symmetry classes of the opponent's stone sets (the units of
     /// [`BoardIndex::for_each_by_opp`]).
     pub fn opp_classes(&self) -> usize {
@@ -368,6 +410,9 @@ mod tests {
 
     #[test]
     fn colex_rank_round_trips() {
+        for set in [0u32, 1, 0b1011, 0xff_ffff, 0x80_0001, 0x12_3456, 0xf0_0f0f] {
+            assert_eq!(rank_set(set), rank_set_slow(set), "{set:#x}");
+        }
         for (k, row) in BINOM[12].iter().enumerate().take(6) {
             for r in 0..*row {
                 let s = unrank_set(r, k);

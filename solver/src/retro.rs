@@ -323,10 +323,20 @@ fn evaluate(
     let mut best_win: Option<u16> = None;
     let mut draw_out = false;
     let mut loss_max: u16 = 0;
+    // Two moves can only lead to the same position up to symmetry through a symmetry that fixes
+    // the opponent's stones (they are the child's own stones, untouched by the move). When none
+    // does, moves inside the unit are counted without computing their slots.
+    let mut plain_inside = 0usize;
+    let mut asymmetric: Option<bool> = None;
     for c in children.list.iter() {
         let ck = c.packed_key();
         let value = if let Some(u) = find_packed(parts, ck) {
-            inside.push((u, parts[u].idx.index(c.own, c.opp)));
+            let asym = *asymmetric.get_or_insert_with(|| parts[u].idx.own_set_asymmetric(f.opp));
+            if asym {
+                plain_inside += 1;
+            } else {
+                inside.push((u, parts[u].idx.index(c.own, c.opp)));
+            }
             continue;
         } else if let Some((_, t)) = deps.iter().find(|d| d.0 == ck) {
             let slot = t.1.index(c.own, c.opp);
@@ -353,7 +363,7 @@ fn evaluate(
     }
     inside.sort_unstable();
     inside.dedup();
-    let count = inside.len() + draw_out as usize;
+    let count = inside.len() + plain_inside + draw_out as usize;
     let code = if count == 0 { loss(loss_max) } else { DRAW };
     Ok(Eval { code, count, loss_max })
 }
