@@ -192,7 +192,11 @@ impl SetClasses {
             reps.push(rep);
             stabiliser.push(stab);
         }
-        SetClasses { class_sym, reps, stabiliser }
+        SetClasses {
+            class_sym,
+            reps,
+            stabiliser,
+        }
     }
 
     /// The classes of `w`-sets on a board (built once, shared).
@@ -459,9 +463,14 @@ mod tests {
             assert!(canonical as u64 * 16 >= BINOM[n][w] * BINOM[n - w][b]);
             // Grouping by the opponent's class visits every position exactly once.
             let mut seen = vec![0u8; idx.size() as usize];
-            idx.for_each_by_opp(0, idx.opp_classes(), |own, opp| seen[idx.index(own, opp) as usize] += 1);
+            idx.for_each_by_opp(0, idx.opp_classes(), |own, opp| {
+                seen[idx.index(own, opp) as usize] += 1
+            });
             for slot in 0..idx.size() {
-                assert_eq!(seen[slot as usize], used[slot as usize] as u8, "slot {slot}");
+                assert_eq!(
+                    seen[slot as usize], used[slot as usize] as u8,
+                    "slot {slot}"
+                );
             }
             // Stepping through the slots gives what unranking each slot gives.
             for (lo, hi) in [(0, idx.size()), (7, idx.size() / 2 + 3)] {

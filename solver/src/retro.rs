@@ -21,9 +21,6 @@ use rayon::prelude::*;
 use retro_engine::mill::{Bits, Mill};
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
 
-/// Slots per work chunk.
-const CHUNK: u64 = 1 << 12;
-
 /// Progress callbacks of a solve: slots initialised and frontier passes.
 pub trait Progress: Sync {
     /// `n` more slots were initialised.
@@ -102,7 +99,7 @@ pub fn solve_unit(
                 key,
                 packed: key.packed(),
                 idx,
-                vals: (0..n).map(|_| AtomicU16::new(if acyclic { WASTED } else { DRAW })).collect(),
+                vals: (0..n).map(|_| AtomicU16::new(WASTED)).collect(),
                 cnt: (0..m).map(|_| AtomicU8::new(0)).collect(),
                 loss_max: (0..m).map(|_| AtomicU16::new(0)).collect(),
             }
@@ -122,69 +119,61 @@ pub fn solve_unit(
     let failed: std::sync::Mutex<Option<ProbeError>> = std::sync::Mutex::new(None);
     let stop = AtomicBool::new(false);
 
-    // 1. Initialisation.
+    // 1. Initialisation, grouped by the opponent's stone class so that moves out of the unit
+    //    look up neighbouring entries of the next tables.
     let gen = Gen::new(game);
-    if acyclic {
-        let part = &parts[0];
+    let buckets = Buckets::default();
+    for (pi, part) in parts.iter().enumerate() {
         let classes = part.idx.opp_classes();
-        (0..classes).into_par_iter().with_min_len(4).for_each_init(
-            || (Children::default(), Vec::new()),
-            |(children, inside): &mut (Children, Vec<(usize, u64)>), c| {
+        (0..classes).into_par_iter().for_each_init(
+            || (Children::default(), Vec::new(), Vec::new()),
+            |(children, inside, found): &mut InitScratch, c| {
                 if stop.load(Relaxed) {
                     return;
                 }
                 let mut local_max = 0u16;
                 let mut visited = 0u64;
                 part.idx.for_each_by_opp(c, c + 1, |own, opp| {
-                    let f = Folded { own, opp, own_hand: part.key.wf, opp_hand: part.key.bf };
+                    let f = Folded {
+                        own,
+                        opp,
+                        own_hand: part.key.wf,
+                        opp_hand: part.key.bf,
+                    };
                     // The slot is far from the last one: start fetching it before the work.
-                    let slot = part.idx.index(own, opp) as usize;
-                    prefetch(&part.vals[slot]);
-                    match evaluate(&parts, &deps, &f, &gen, children, inside) {
-                        Ok(e) => {
-                            part.vals[slot].store(e.code, Relaxed);
-                            if e.code != DRAW {
-                                local_max = local_max.max(e.code & MAX_DISTANCE);
-                            }
-                        }
-                        Err(e) => {
-                            stop.store(true, Relaxed);
-                            failed.lock().expect("error lock").get_or_insert(e);
-                        }
+                    let slot = part.idx.index(own, opp);
+                    let s = slot as usize;
+                    prefetch(&part.vals[s]);
+                    if !acyclic {
+                        prefetch(&part.cnt[s]);
+                        prefetch(&part.loss_max[s]);
                     }
                     visited += 1;
-                });
-                max_assigned.fetch_max(local_max, Relaxed);
-                progress.init(visited);
-            },
-        );
-    }
-    for pi in (0..parts.len()).filter(|_| !acyclic) {
-        let n = parts[pi].idx.size();
-        let chunks = n.div_ceil(CHUNK);
-        (0..chunks).into_par_iter().for_each_init(
-            || (Children::default(), Vec::new()),
-            |(children, inside): &mut (Children, Vec<(usize, u64)>), c| {
-                if stop.load(Relaxed) {
-                    return;
-                }
-                let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-                let mut local_max = 0u16;
-                parts[pi].idx.for_each(lo, hi, |slot, pos| {
-                    if stop.load(Relaxed) {
-                        return;
-                    }
-                    match init_slot(&parts, &deps, pi, slot, pos, &gen, children, inside) {
-                        Ok(Some(d)) => local_max = local_max.max(d),
-                        Ok(None) => {}
+                    let e = match evaluate(&parts, &deps, &f, &gen, children, inside) {
+                        Ok(e) => e,
                         Err(e) => {
                             stop.store(true, Relaxed);
                             failed.lock().expect("error lock").get_or_insert(e);
+                            return;
+                        }
+                    };
+                    part.vals[s].store(e.code, Relaxed);
+                    if !acyclic {
+                        assert!(e.count < 256, "more than 255 distinct moves inside a unit");
+                        part.cnt[s].store(e.count as u8, Relaxed);
+                        part.loss_max[s].store(e.loss_max, Relaxed);
+                    }
+                    if e.code != DRAW {
+                        let dist = e.code & MAX_DISTANCE;
+                        local_max = local_max.max(dist);
+                        if !acyclic {
+                            found.push((dist, tag(pi, slot)));
                         }
                     }
                 });
+                buckets.add(found);
                 max_assigned.fetch_max(local_max, Relaxed);
-                progress.init(hi - lo);
+                progress.init(visited);
             },
         );
     }
@@ -192,69 +181,75 @@ pub fn solve_unit(
         return Err(e);
     }
 
-    // 2. Frontier passes (none when no move stays inside the unit).
+    // 2. Frontier passes over the positions resolved at each distance (none when no move stays
+    //    inside the unit).
     let mut d: u16 = 0;
-    while !acyclic {
+    while !acyclic && d <= max_assigned.load(Relaxed) && d < MAX_DISTANCE - 1 {
         let (lv, wv) = (loss(d), win(d));
-        for part in &parts {
-            let n = part.idx.size();
-            let chunks = n.div_ceil(CHUNK);
-            (0..chunks).into_par_iter().for_each_init(
-                || (Vec::new(), Vec::new()),
-                |(parents, slots): &mut (Vec<Folded>, Vec<(usize, u64)>), c| {
-                    let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-                    for slot in lo..hi {
-                        let v = part.vals[slot as usize].load(Relaxed);
-                        if v != lv && v != wv {
-                            continue;
+        let frontier = buckets.take(d);
+        frontier.par_chunks(1 << 10).for_each_init(
+            || (Vec::new(), Vec::new(), Vec::new()),
+            |(parents, slots, found): &mut PassScratch, chunk| {
+                let mut local_max = 0u16;
+                for &tagged in chunk {
+                    let (pi, slot) = untag(tagged);
+                    let part = &parts[pi];
+                    let v = part.vals[slot as usize].load(Relaxed);
+                    if v != lv && v != wv {
+                        // Improved to a quicker win after it was queued.
+                        continue;
+                    }
+                    let (own, opp) = part.idx.unindex(slot).expect("valued slot is a position");
+                    let child = Folded { own, opp, own_hand: part.key.wf, opp_hand: part.key.bf };
+                    parents.clear();
+                    unmoves(game, &child, parents);
+                    slots.clear();
+                    for p in parents.iter() {
+                        if let Some(u) = part_of(p.key()) {
+                            slots.push((u, parts[u].idx.index(p.own, p.opp)));
                         }
-                        let (own, opp) = part.idx.unindex(slot).expect("valued slot is a position");
-                        let child = Folded { own, opp, own_hand: part.key.wf, opp_hand: part.key.bf };
-                        parents.clear();
-                        unmoves(game, &child, parents);
-                        slots.clear();
-                        for p in parents.iter() {
-                            if let Some(u) = part_of(p.key()) {
-                                slots.push((u, parts[u].idx.index(p.own, p.opp)));
-                            }
-                        }
+                    }
+                    // Two un-moves reach the same parent up to symmetry only through a symmetry
+                    // fixing the child's own stones (the parent's opponent stones).
+                    if !part.idx.own_set_asymmetric(own) {
                         slots.sort_unstable();
                         slots.dedup();
-                        for &(u, s) in slots.iter() {
-                            let pp = &parts[u];
-                            if v == lv {
-                                let target = win(d + 1);
-                                let cell = &pp.vals[s as usize];
-                                let mut cur = cell.load(Relaxed);
-                                loop {
-                                    let better = cur == DRAW
-                                        || matches!(Value::decode(cur), Some(Value::Win(x)) if x > d + 1);
-                                    if !better {
+                    }
+                    for &(u, s) in slots.iter() {
+                        let pp = &parts[u];
+                        if v == lv {
+                            let target = win(d + 1);
+                            let cell = &pp.vals[s as usize];
+                            let mut cur = cell.load(Relaxed);
+                            loop {
+                                let better = cur == DRAW
+                                    || matches!(Value::decode(cur), Some(Value::Win(x)) if x > d + 1);
+                                if !better {
+                                    break;
+                                }
+                                match cell.compare_exchange_weak(cur, target, Relaxed, Relaxed) {
+                                    Ok(_) => {
+                                        local_max = local_max.max(d + 1);
+                                        found.push((d + 1, tag(u, s)));
                                         break;
                                     }
-                                    match cell.compare_exchange_weak(cur, target, Relaxed, Relaxed) {
-                                        Ok(_) => {
-                                            max_assigned.fetch_max(d + 1, Relaxed);
-                                            break;
-                                        }
-                                        Err(now) => cur = now,
-                                    }
+                                    Err(now) => cur = now,
                                 }
-                            } else if pp.cnt[s as usize].fetch_sub(1, Relaxed) == 1 {
-                                let dist = (d + 1).max(pp.loss_max[s as usize].load(Relaxed));
-                                if pp.vals[s as usize].compare_exchange(DRAW, loss(dist), Relaxed, Relaxed).is_ok() {
-                                    max_assigned.fetch_max(dist, Relaxed);
-                                }
+                            }
+                        } else if pp.cnt[s as usize].fetch_sub(1, Relaxed) == 1 {
+                            let dist = (d + 1).max(pp.loss_max[s as usize].load(Relaxed));
+                            if pp.vals[s as usize].compare_exchange(DRAW, loss(dist), Relaxed, Relaxed).is_ok() {
+                                local_max = local_max.max(dist);
+                                found.push((dist, tag(u, s)));
                             }
                         }
                     }
-                },
-            );
-        }
+                }
+                buckets.add(found);
+                max_assigned.fetch_max(local_max, Relaxed);
+            },
+        );
         progress.pass(d);
-        if d >= max_assigned.load(Relaxed) || d >= MAX_DISTANCE - 1 {
-            break;
-        }
         d += 1;
     }
 
@@ -277,6 +272,52 @@ fn find_packed(parts: &[Part], k: u32) -> Option<usize> {
     parts.iter().position(|p| p.packed == k)
 }
 
+/// Per-thread buffers of the initialisation: moves, moves inside the unit, resolved slots.
+type InitScratch = (Children, Vec<(usize, u64)>, Vec<(u16, u64)>);
+/// Per-thread buffers of a frontier pass: parents, their slots, resolved slots.
+type PassScratch = (Vec<Folded>, Vec<(usize, u64)>, Vec<(u16, u64)>);
+
+/// A slot tagged with the unit part it belongs to.
+#[inline]
+fn tag(part: usize, slot: u64) -> u64 {
+    (part as u64) << 48 | slot
+}
+
+#[inline]
+fn untag(t: u64) -> (usize, u64) {
+    ((t >> 48) as usize, t & ((1 << 48) - 1))
+}
+
+/// Resolved slots waiting for their frontier pass, by distance.
+#[derive(Default)]
+struct Buckets(std::sync::Mutex<Vec<Vec<u64>>>);
+
+impl Buckets {
+    /// Files `(distance, tagged slot)` pairs and empties `found`.
+    fn add(&self, found: &mut Vec<(u16, u64)>) {
+        if found.is_empty() {
+            return;
+        }
+        let mut b = self.0.lock().expect("bucket lock");
+        for &(d, t) in found.iter() {
+            let d = d as usize;
+            if b.len() <= d {
+                b.resize_with(d + 1, Vec::new);
+            }
+            b[d].push(t);
+        }
+        found.clear();
+    }
+
+    /// Takes the slots resolved at distance `d`.
+    fn take(&self, d: u16) -> Vec<u64> {
+        let mut b = self.0.lock().expect("bucket lock");
+        b.get_mut(d as usize)
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+}
+
 /// Hints the CPU to bring a cache line in (no effect on results).
 #[inline]
 fn prefetch<T>(p: &T) {
@@ -284,7 +325,9 @@ fn prefetch<T>(p: &T) {
     // SAFETY: prefetching is only a hint; it reads no memory architecturally and cannot fault,
     // and the pointer comes from a live reference.
     unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p as *const T as *const i8)
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            p as *const T as *const i8,
+        )
     };
     #[cfg(not(target_arch = "x86_64"))]
     let _ = p;
@@ -314,11 +357,19 @@ fn evaluate(
     gen.children(f, children);
     inside.clear();
     if children.wins_now {
-        return Ok(Eval { code: win(1), count: 0, loss_max: 0 });
+        return Ok(Eval {
+            code: win(1),
+            count: 0,
+            loss_max: 0,
+        });
     }
     if children.list.is_empty() {
         // No legal move: the side to move loses.
-        return Ok(Eval { code: loss(0), count: 0, loss_max: 0 });
+        return Ok(Eval {
+            code: loss(0),
+            count: 0,
+            loss_max: 0,
+        });
     }
     let mut best_win: Option<u16> = None;
     let mut draw_out = false;
@@ -344,7 +395,10 @@ fn evaluate(
                 ProbeError::Unsupported(format!("table {} has no value at slot {slot}", c.key()))
             })?
         } else {
-            return Err(ProbeError::Unsupported(format!("no table opened for sector {}", c.key())));
+            return Err(ProbeError::Unsupported(format!(
+                "no table opened for sector {}",
+                c.key()
+            )));
         };
         match value {
             Value::Loss(d) => {
@@ -359,41 +413,21 @@ fn evaluate(
     }
     if let Some(w) = best_win {
         // A win never needs its counter: it cannot become a loss.
-        return Ok(Eval { code: win(w), count: 0, loss_max: 0 });
+        return Ok(Eval {
+            code: win(w),
+            count: 0,
+            loss_max: 0,
+        });
     }
     inside.sort_unstable();
     inside.dedup();
     let count = inside.len() + plain_inside + draw_out as usize;
     let code = if count == 0 { loss(loss_max) } else { DRAW };
-    Ok(Eval { code, count, loss_max })
-}
-
-/// Initialises one slot; returns the distance assigned, if any.
-#[allow(clippy::too_many_arguments)]
-#[inline]
-fn init_slot(
-    parts: &[Part],
-    deps: &[Dep],
-    pi: usize,
-    slot: u64,
-    pos: Option<(Bits, Bits)>,
-    gen: &Gen,
-    children: &mut Children,
-    inside: &mut Vec<(usize, u64)>,
-) -> Result<Option<u16>, ProbeError> {
-    let part = &parts[pi];
-    let s = slot as usize;
-    let Some((own, opp)) = pos else {
-        part.vals[s].store(WASTED, Relaxed);
-        return Ok(None);
-    };
-    let f = Folded { own, opp, own_hand: part.key.wf, opp_hand: part.key.bf };
-    let e = evaluate(parts, deps, &f, gen, children, inside)?;
-    assert!(e.count < 256, "more than 255 distinct moves inside a unit");
-    part.cnt[s].store(e.count as u8, Relaxed);
-    part.loss_max[s].store(e.loss_max, Relaxed);
-    part.vals[s].store(e.code, Relaxed);
-    Ok((e.code != DRAW).then_some(e.code & MAX_DISTANCE))
+    Ok(Eval {
+        code,
+        count,
+        loss_max,
+    })
 }
 
 /// Totals of one solved sector.
