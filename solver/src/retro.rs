@@ -119,6 +119,7 @@ pub fn solve_unit(
     let failed: std::sync::Mutex<Option<ProbeError>> = std::sync::Mutex::new(None);
     let stop = AtomicBool::new(false);
 
+    let started = std::time::Instant::now();
     // 1. Initialisation, grouped by the opponent's stone class so that moves out of the unit
     //    look up neighbouring entries of the next tables.
     let gen = Gen::new(game);
@@ -181,43 +182,66 @@ pub fn solve_unit(
         return Err(e);
     }
 
+    let init_time = started.elapsed().as_secs_f64();
+    let mut pass_entries = 0u64;
+
     // 2. Frontier passes over the positions resolved at each distance (none when no move stays
     //    inside the unit).
     let mut d: u16 = 0;
     while !acyclic && d <= max_assigned.load(Relaxed) && d < MAX_DISTANCE - 1 {
         let (lv, wv) = (loss(d), win(d));
         let frontier = buckets.take(d);
+        pass_entries += frontier.len() as u64;
         frontier.par_chunks(1 << 10).for_each_init(
             || (Vec::new(), Vec::new(), Vec::new()),
-            |(parents, slots, found): &mut PassScratch, chunk| {
+            |(parents, work, found): &mut PassScratch, chunk| {
                 let mut local_max = 0u16;
-                for &tagged in chunk {
-                    let (pi, slot) = untag(tagged);
-                    let part = &parts[pi];
-                    let v = part.vals[slot as usize].load(Relaxed);
-                    if v != lv && v != wv {
-                        // Improved to a quicker win after it was queued.
-                        continue;
-                    }
-                    let (own, opp) = part.idx.unindex(slot).expect("valued slot is a position");
-                    let child = Folded { own, opp, own_hand: part.key.wf, opp_hand: part.key.bf };
-                    parents.clear();
-                    unmoves(game, &child, parents);
-                    slots.clear();
-                    for p in parents.iter() {
-                        if let Some(u) = part_of(p.key()) {
-                            slots.push((u, parts[u].idx.index(p.own, p.opp)));
+                // In batches: find the parents of a few children and start fetching their
+                // entries, then update them (parent slots are scattered over the unit).
+                for batch in chunk.chunks(32) {
+                    work.clear();
+                    for &tagged in batch {
+                        let (pi, slot) = untag(tagged);
+                        let part = &parts[pi];
+                        let v = part.vals[slot as usize].load(Relaxed);
+                        if v != lv && v != wv {
+                            // Improved to a quicker win after it was queued.
+                            continue;
+                        }
+                        let is_loss = v == lv;
+                        let (own, opp) = part.idx.unindex(slot).expect("valued slot is a position");
+                        let child = Folded { own, opp, own_hand: part.key.wf, opp_hand: part.key.bf };
+                        parents.clear();
+                        unmoves(game, &child, parents);
+                        let first = work.len();
+                        for p in parents.iter() {
+                            if let Some(u) = part_of(p.key()) {
+                                let s = parts[u].idx.index(p.own, p.opp);
+                                prefetch(&parts[u].vals[s as usize]);
+                                if !is_loss {
+                                    prefetch(&parts[u].cnt[s as usize]);
+                                }
+                                work.push((is_loss, u, s));
+                            }
+                        }
+                        // Two un-moves reach the same parent up to symmetry only through a
+                        // symmetry fixing the child's own stones (the parent's opponent stones).
+                        if !part.idx.own_set_asymmetric(own) {
+                            let tail = &mut work[first..];
+                            tail.sort_unstable();
+                            let mut keep = first;
+                            for i in first..work.len() {
+                                if i == first || work[i] != work[keep - 1] {
+                                    work[keep] = work[i];
+                                    keep += 1;
+                                }
+                            }
+                            work.truncate(keep);
                         }
                     }
-                    // Two un-moves reach the same parent up to symmetry only through a symmetry
-                    // fixing the child's own stones (the parent's opponent stones).
-                    if !part.idx.own_set_asymmetric(own) {
-                        slots.sort_unstable();
-                        slots.dedup();
-                    }
-                    for &(u, s) in slots.iter() {
+                    for &(is_loss, u, s) in work.iter() {
                         let pp = &parts[u];
-                        if v == lv {
+                        if is_loss {
                             let target = win(d + 1);
                             let cell = &pp.vals[s as usize];
                             let mut cur = cell.load(Relaxed);
@@ -253,6 +277,14 @@ pub fn solve_unit(
         d += 1;
     }
 
+    if std::env::var_os("RETRO_TIMING").is_some() {
+        eprintln!(
+            "unit {:?}: init {init_time:.2} s, {d} passes over {pass_entries} entries {:.2} s",
+            unit,
+            started.elapsed().as_secs_f64() - init_time
+        );
+    }
+
     // 3. Unknown is a draw (already encoded as DRAW).
     Ok(parts
         .into_iter()
@@ -274,8 +306,9 @@ fn find_packed(parts: &[Part], k: u32) -> Option<usize> {
 
 /// Per-thread buffers of the initialisation: moves, moves inside the unit, resolved slots.
 type InitScratch = (Children, Vec<(usize, u64)>, Vec<(u16, u64)>);
-/// Per-thread buffers of a frontier pass: parents, their slots, resolved slots.
-type PassScratch = (Vec<Folded>, Vec<(usize, u64)>, Vec<(u16, u64)>);
+/// Per-thread buffers of a frontier pass: parents, parent updates (whether the child is a loss,
+/// part, slot), resolved slots.
+type PassScratch = (Vec<Folded>, Vec<(bool, usize, u64)>, Vec<(u16, u64)>);
 
 /// A slot tagged with the unit part it belongs to.
 #[inline]
