@@ -2,6 +2,7 @@
 
 mod error;
 mod mill_cmd;
+mod oaq_cmd;
 mod solve_cmd;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -178,17 +179,27 @@ JSON (--json, and one line per FEN with --batch FILE or - for stdin): {\"fen\":.
 enum GameKind {
     /// Nine Men's Morris and its family (see `retro variants`).
     Mill,
+    /// Ô Ăn Quan, the Vietnamese mandarin-square mancala (`--rule seeds=K,M`,
+    /// `--rule big-mandarin=V`, `--rule quan-non=K`).
+    Oaq,
 }
 
 /// Which rules: a preset and field overrides.
 #[derive(Args, Clone)]
 struct RuleArgs {
-    /// Rule preset (see `retro variants`).
-    #[arg(long, short, default_value = "nine-mens-morris")]
-    variant: String,
+    /// Rule preset (see `retro variants`; Mill only, default nine-mens-morris).
+    #[arg(long, short)]
+    variant: Option<String>,
     /// Override one rule field, e.g. `--rule flying=false` (repeatable).
     #[arg(long = "rule", value_name = "FIELD=VALUE")]
     rules: Vec<String>,
+}
+
+impl RuleArgs {
+    /// The Mill preset asked for (default nine-mens-morris).
+    fn mill_variant(&self) -> &str {
+        self.variant.as_deref().unwrap_or("nine-mens-morris")
+    }
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -212,6 +223,34 @@ fn run(cli: Cli) -> Result<(), CliError> {
             threads,
             json,
         } => mill_cmd::perft(&rules, fen.as_deref(), depth, split, divide, threads, json),
+        Command::Moves {
+            game: GameKind::Oaq,
+            rules,
+            fen,
+            json,
+            batch,
+            ..
+        } => oaq_cmd::moves(&rules, fen.as_deref(), json, batch.as_deref()),
+        Command::Perft {
+            game: GameKind::Oaq,
+            rules,
+            fen,
+            depth,
+            divide,
+            threads,
+            json,
+            ..
+        } => oaq_cmd::perft(&rules, fen.as_deref(), depth, divide, threads, json),
+        Command::Solve {
+            game: GameKind::Oaq,
+            ..
+        }
+        | Command::Analyse {
+            game: GameKind::Oaq,
+            ..
+        } => Err(CliError::other(
+            "solving and analysing Ô Ăn Quan is not built yet (see the README's roadmap)",
+        )),
         Command::Solve {
             game: GameKind::Mill,
             rules,

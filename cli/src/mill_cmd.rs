@@ -10,7 +10,7 @@ use std::time::Instant;
 
 /// Builds the game from `--variant` and `--rule` settings.
 pub fn game(rules: &RuleArgs) -> Result<Mill, CliError> {
-    let mut profile = Profile::preset(&rules.variant).map_err(CliError::input)?;
+    let mut profile = Profile::preset(rules.mill_variant()).map_err(CliError::input)?;
     for r in &rules.rules {
         profile.set(r).map_err(CliError::input)?;
     }
@@ -226,7 +226,7 @@ pub fn perft(
     }
     println!(
         "perft {} depth {depth} ({} form, {threads_used} thread{})",
-        rules.variant,
+        rules.mill_variant(),
         if split { "split" } else { "compound" },
         if threads_used == 1 { "" } else { "s" }
     );

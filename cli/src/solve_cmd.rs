@@ -173,7 +173,7 @@ pub fn solve_cmd(
         if k.w + k.wf > max || k.b + k.bf > max || (k.w + k.b) as usize > m.geo.points {
             return Err(CliError::input(format!(
                 "sector {s} does not exist in {}",
-                rules.variant
+                rules.mill_variant()
             )));
         }
         targets.push(k);
@@ -230,7 +230,7 @@ pub fn solve_cmd(
     if as_json {
         println!(
             "{}",
-            json!({"variant": rules.variant, "dir": db.folder.display().to_string(), "seconds": total, "sectors": rows})
+            json!({"variant": rules.mill_variant(), "dir": db.folder.display().to_string(), "seconds": total, "sectors": rows})
         );
         return Ok(());
     }
@@ -356,7 +356,7 @@ pub fn analyse_cmd(
     if let Some(why) = retro_solver::sector::unsupported(&m.profile) {
         return Err(CliError::input(format!(
             "{} has no tables: {why}",
-            rules.variant
+            rules.mill_variant()
         )));
     }
     let db = Db::new(m, dir);
@@ -375,7 +375,7 @@ pub fn analyse_cmd(
             }
             let v = match db.game.parse_fen(line.trim()) {
                 Ok(p) => analyse_json(&db, &p, pv).unwrap_or_else(|e| {
-                    json!({"error": probe_err(&db, &rules.variant, dir, e).message, "line": i + 1})
+                    json!({"error": probe_err(&db, &rules.mill_variant(), dir, e).message, "line": i + 1})
                 }),
                 Err(e) => json!({"error": e.to_string(), "line": i + 1}),
             };
@@ -385,7 +385,8 @@ pub fn analyse_cmd(
     }
     let p = position(&db.game, fen)?;
     let start = Instant::now();
-    let out = analyse_json(&db, &p, pv).map_err(|e| probe_err(&db, &rules.variant, dir, e))?;
+    let out =
+        analyse_json(&db, &p, pv).map_err(|e| probe_err(&db, &rules.mill_variant(), dir, e))?;
     let secs = start.elapsed().as_secs_f64();
     if as_json {
         println!("{out}");

@@ -4,6 +4,7 @@
 
 pub mod mill;
 mod notation_error;
+pub mod oaq;
 
 pub use notation_error::NotationError;
 

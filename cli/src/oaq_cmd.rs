@@ -1,0 +1,179 @@
+//! `retro moves oaq` and `retro perft oaq`.
+
+use crate::error::CliError;
+use crate::RuleArgs;
+use rayon::prelude::*;
+use retro_engine::oaq::{Oaq, OaqProfile, Position};
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+/// Builds the game from `--rule` settings (`--variant` is for Mill only).
+pub fn game(rules: &RuleArgs) -> Result<Oaq, CliError> {
+    if let Some(v) = &rules.variant {
+        if v != "oaq" {
+            return Err(CliError::input(format!(
+                "--variant {v} is a Mill preset; Ô Ăn Quan is configured with --rule seeds=K,M, big-mandarin=V, quan-non=K"
+            )));
+        }
+    }
+    let mut profile = OaqProfile::default();
+    for r in &rules.rules {
+        profile.set(r).map_err(CliError::input)?;
+    }
+    Ok(Oaq::new(profile))
+}
+
+fn position(g: &Oaq, fen: Option<&str>) -> Result<Position, CliError> {
+    match fen {
+        Some(f) => g.parse_position(f).map_err(CliError::input),
+        None => Ok(g.start()),
+    }
+}
+
+fn state_json(g: &Oaq, p: &Position) -> Value {
+    let mut list = Vec::new();
+    g.moves(p, &mut list);
+    let moves: Vec<Value> = list
+        .iter()
+        .map(|(m, t)| {
+            json!({
+                "move": g.format_move(m),
+                "captured": t.captured,
+                "refilled": t.refilled,
+                "position": g.format_position(&t.position),
+            })
+        })
+        .collect();
+    let over = g.outcome(p).map(|f| {
+        json!({
+            "south": f.stores[0],
+            "north": f.stores[1],
+            "winner": f.winner.map(|s| s.name()),
+        })
+    });
+    json!({
+        "position": g.format_position(p),
+        "side": p.side.name(),
+        "game_over": over,
+        "moves": moves,
+    })
+}
+
+/// `retro moves oaq`.
+pub fn moves(
+    rules: &RuleArgs,
+    fen: Option<&str>,
+    as_json: bool,
+    batch: Option<&str>,
+) -> Result<(), CliError> {
+    let g = game(rules)?;
+    if let Some(path) = batch {
+        let reader: Box<dyn BufRead> = if path == "-" {
+            Box::new(std::io::stdin().lock())
+        } else {
+            let f = std::fs::File::open(path)
+                .map_err(|e| CliError::input(format!("cannot open {path}: {e}")))?;
+            Box::new(std::io::BufReader::new(f))
+        };
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        for (i, line) in reader.lines().enumerate() {
+            let line = line.map_err(CliError::other)?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let v = match g.parse_position(line.trim()) {
+                Ok(p) => state_json(&g, &p),
+                Err(e) => json!({"error": e.to_string(), "line": i + 1, "input": line}),
+            };
+            writeln!(out, "{v}").map_err(CliError::other)?;
+        }
+        return Ok(());
+    }
+    let p = position(&g, fen)?;
+    if as_json {
+        println!("{}", state_json(&g, &p));
+        return Ok(());
+    }
+    print!("{}", g.diagram(&p));
+    println!("Position: {}", g.format_position(&p));
+    let mut list = Vec::new();
+    g.moves(&p, &mut list);
+    if list.is_empty() {
+        println!("No legal moves.");
+    }
+    for (m, t) in &list {
+        println!(
+            "  {:<4} captures {:>3}{}  -> {}",
+            g.format_move(m),
+            t.captured,
+            if t.refilled {
+                " (after refilling, -5)"
+            } else {
+                ""
+            },
+            g.format_position(&t.position)
+        );
+    }
+    Ok(())
+}
+
+/// `retro perft oaq`.
+pub fn perft(
+    rules: &RuleArgs,
+    fen: Option<&str>,
+    depth: u32,
+    divide: bool,
+    threads: Option<usize>,
+    as_json: bool,
+) -> Result<(), CliError> {
+    let g = game(rules)?;
+    let p = position(&g, fen)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(CliError::other)?;
+    let start = Instant::now();
+    let mut roots = Vec::new();
+    g.moves(&p, &mut roots);
+    let parts: Vec<(String, u64)> = if depth == 0 || roots.is_empty() {
+        Vec::new()
+    } else {
+        pool.install(|| {
+            roots
+                .par_iter()
+                .map(|(m, t)| (g.format_move(m), g.perft(&t.position, depth - 1)))
+                .collect()
+        })
+    };
+    let nodes: u64 = if parts.is_empty() {
+        1
+    } else {
+        parts.iter().map(|(_, n)| n).sum()
+    };
+    let secs = start.elapsed().as_secs_f64();
+    let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
+    if as_json {
+        let mut v = json!({"nodes": nodes, "seconds": secs, "nps": nps.round() as u64});
+        if divide {
+            v["divide"] = parts
+                .iter()
+                .map(|(s, n)| json!({"move": s, "nodes": n}))
+                .collect();
+        }
+        println!("{v}");
+        return Ok(());
+    }
+    if divide {
+        for (s, n) in &parts {
+            println!("{s:<6} {n}");
+        }
+        println!();
+    }
+    println!("perft oaq ({}) depth {depth}", g.profile.fingerprint());
+    println!("nodes    {nodes}");
+    println!("time     {secs:.3} s");
+    println!("speed    {:.1} M nodes/s", nps / 1e6);
+    Ok(())
+}
