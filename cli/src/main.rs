@@ -156,6 +156,12 @@ JSON (--json, and one line per FEN with --batch FILE or - for stdin): {\"fen\":.
         /// Print a principal variation.
         #[arg(long)]
         pv: bool,
+        /// Search depth limit in plies (games or positions without tables).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Search time limit in seconds (games or positions without tables; default 2).
+        #[arg(long)]
+        time: Option<f64>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -241,15 +247,11 @@ fn run(cli: Cli) -> Result<(), CliError> {
             json,
             ..
         } => oaq_cmd::perft(&rules, fen.as_deref(), depth, divide, threads, json),
-        Command::Solve {
-            game: GameKind::Oaq,
-            ..
+        Command::Analyse { game: GameKind::Oaq, rules, fen, json, batch, depth, time, .. } => {
+            oaq_cmd::analyse(&rules, fen.as_deref(), json, batch.as_deref(), depth, time)
         }
-        | Command::Analyse {
-            game: GameKind::Oaq,
-            ..
-        } => Err(CliError::other(
-            "solving and analysing Ô Ăn Quan is not built yet (see the README's roadmap)",
+        Command::Solve { game: GameKind::Oaq, .. } => Err(CliError::other(
+            "solving Ô Ăn Quan exactly is not built yet (see the README's roadmap); `retro analyse oaq` searches",
         )),
         Command::Solve {
             game: GameKind::Mill,
@@ -279,6 +281,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             pv,
             json,
             batch,
+            ..
         } => solve_cmd::analyse_cmd(&rules, &dir, fen.as_deref(), pv, json, batch.as_deref()),
         Command::Verify { dir, json } => solve_cmd::verify_cmd(&dir, json),
     }

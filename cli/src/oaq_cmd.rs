@@ -4,8 +4,10 @@ use crate::error::CliError;
 use crate::RuleArgs;
 use rayon::prelude::*;
 use retro_engine::oaq::{Oaq, OaqProfile, Position};
+use retro_solver::oaq_search::{search, Limits};
 use serde_json::{json, Value};
 use std::io::{BufRead, Write};
+use std::time::Duration;
 use std::time::Instant;
 
 /// Builds the game from `--rule` settings (`--variant` is for Mill only).
@@ -175,5 +177,120 @@ pub fn perft(
     println!("nodes    {nodes}");
     println!("time     {secs:.3} s");
     println!("speed    {:.1} M nodes/s", nps / 1e6);
+    Ok(())
+}
+
+fn analysis_json(g: &Oaq, p: &Position, limits: Limits) -> Value {
+    let Some(r) = search(g, p, limits) else {
+        let f = g
+            .outcome(p)
+            .expect("no search result only when the game is over");
+        let s = p.side.index();
+        let net = (f.stores[s] - p.stores[s]) - (f.stores[1 - s] - p.stores[1 - s]);
+        return json!({
+            "fen": g.format_position(p), "score": net, "proven": true, "depth": 0,
+            "best": [], "moves": [], "game_over": true,
+        });
+    };
+    let best: Vec<String> = r
+        .moves
+        .iter()
+        .filter(|m| m.score == r.score)
+        .map(|m| g.format_move(&m.mv))
+        .collect();
+    let moves: Vec<Value> = r
+        .moves
+        .iter()
+        .map(|m| json!({"move": g.format_move(&m.mv), "score": m.score}))
+        .collect();
+    json!({
+        "fen": g.format_position(p),
+        "score": r.score,
+        "proven": r.proven,
+        "depth": r.depth,
+        "best": best,
+        "moves": moves,
+        "nodes": r.nodes,
+    })
+}
+
+/// `retro analyse oaq`: search (no tables yet), scores as future net seeds for the side to move.
+pub fn analyse(
+    rules: &RuleArgs,
+    fen: Option<&str>,
+    as_json: bool,
+    batch: Option<&str>,
+    depth: Option<u32>,
+    time: Option<f64>,
+) -> Result<(), CliError> {
+    let g = game(rules)?;
+    let time = match (depth, time) {
+        (_, Some(t)) if !(t > 0.0 && t < 1e6) => {
+            return Err(CliError::input(
+                "--time must be a positive number of seconds",
+            ))
+        }
+        (_, Some(t)) => Some(Duration::from_secs_f64(t)),
+        (Some(_), None) => None,
+        (None, None) => Some(Duration::from_secs(2)),
+    };
+    let limits = Limits {
+        depth: depth.unwrap_or(200),
+        time,
+    };
+    if let Some(path) = batch {
+        let reader: Box<dyn BufRead> = if path == "-" {
+            Box::new(std::io::stdin().lock())
+        } else {
+            let f = std::fs::File::open(path)
+                .map_err(|e| CliError::input(format!("cannot open {path}: {e}")))?;
+            Box::new(std::io::BufReader::new(f))
+        };
+        for (i, line) in reader.lines().enumerate() {
+            let line = line.map_err(CliError::other)?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let v = match g.parse_position(line.trim()) {
+                Ok(p) => analysis_json(&g, &p, limits),
+                Err(e) => json!({"error": e.to_string(), "line": i + 1}),
+            };
+            println!("{v}");
+        }
+        return Ok(());
+    }
+    let p = position(&g, fen)?;
+    let start = Instant::now();
+    let v = analysis_json(&g, &p, limits);
+    if as_json {
+        println!("{v}");
+        return Ok(());
+    }
+    print!("{}", g.diagram(&p));
+    println!("Position: {}", g.format_position(&p));
+    let proven = v["proven"].as_bool().unwrap_or(false);
+    println!(
+        "Score: {} future net seeds for the side to move ({}, depth {})",
+        v["score"],
+        if proven {
+            "proven: every line reaches the end"
+        } else {
+            "search result, not a proven value"
+        },
+        v["depth"]
+    );
+    let best: Vec<&str> = v["best"]
+        .as_array()
+        .map(|b| b.iter().filter_map(|x| x.as_str()).collect())
+        .unwrap_or_default();
+    println!("Best: {}", best.join(" "));
+    for m in v["moves"].as_array().into_iter().flatten() {
+        println!("  {:<4} {}", m["move"].as_str().unwrap_or(""), m["score"]);
+    }
+    println!(
+        "({} positions, {:.2} s)",
+        v["nodes"],
+        start.elapsed().as_secs_f64()
+    );
     Ok(())
 }

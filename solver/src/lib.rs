@@ -3,6 +3,7 @@
 pub mod db;
 pub mod index;
 pub mod mill_gen;
+pub mod oaq_search;
 pub mod retro;
 pub mod sector;
 pub mod solve;
