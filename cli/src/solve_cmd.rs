@@ -375,7 +375,7 @@ pub fn analyse_cmd(
             }
             let v = match db.game.parse_fen(line.trim()) {
                 Ok(p) => analyse_json(&db, &p, pv).unwrap_or_else(|e| {
-                    json!({"error": probe_err(&db, &rules.mill_variant(), dir, e).message, "line": i + 1})
+                    json!({"error": probe_err(&db, rules.mill_variant(), dir, e).message, "line": i + 1})
                 }),
                 Err(e) => json!({"error": e.to_string(), "line": i + 1}),
             };
@@ -386,7 +386,7 @@ pub fn analyse_cmd(
     let p = position(&db.game, fen)?;
     let start = Instant::now();
     let out =
-        analyse_json(&db, &p, pv).map_err(|e| probe_err(&db, &rules.mill_variant(), dir, e))?;
+        analyse_json(&db, &p, pv).map_err(|e| probe_err(&db, rules.mill_variant(), dir, e))?;
     let secs = start.elapsed().as_secs_f64();
     if as_json {
         println!("{out}");
