@@ -2,6 +2,7 @@
 //!
 //! One module per game family; the [`Game`] trait is what the solver and the CLI see.
 
+pub mod dara;
 pub mod mill;
 mod notation_error;
 pub mod oaq;

@@ -11,6 +11,16 @@ fn field_err(field: &'static str, value: &str, reason: impl Into<String>) -> Not
     }
 }
 
+/// Digits only (no sign): Rust's parser would also take a leading `+`.
+fn digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// An optional `-` then digits.
+fn signed(s: &str) -> bool {
+    digits(s.strip_prefix('-').unwrap_or(s))
+}
+
 impl Oaq {
     /// Parses a position: 12 cell counts (a mandarin with its big piece as `Q<n>`), side
     /// `s`/`n`, South's and North's stores, `1` on the first ply else `0`.
@@ -33,7 +43,7 @@ impl Oaq {
         let mut cells = [0u8; 12];
         let mut big = [false, false];
         for (i, t) in cells_txt.iter().enumerate() {
-            let digits = if let Some(rest) = t.strip_prefix('Q') {
+            let count_text = if let Some(rest) = t.strip_prefix('Q') {
                 if i != 0 && i != 6 {
                     return Err(field_err(
                         "cells",
@@ -53,21 +63,24 @@ impl Oaq {
             } else {
                 t
             };
-            cells[i] = digits
-                .parse()
-                .map_err(|_| field_err("cells", t, format!("cell {i}: not a seed count")))?;
+            cells[i] = Some(count_text)
+                .filter(|d| digits(d))
+                .and_then(|d| d.parse().ok())
+                .ok_or_else(|| field_err("cells", t, format!("cell {i}: not a seed count")))?;
         }
         let side = match f[1] {
             "s" => Side::South,
             "n" => Side::North,
             v => return Err(field_err("side to move", v, "expected s or n")),
         };
-        let south: i16 = f[2]
-            .parse()
-            .map_err(|_| field_err("south store", f[2], "not a number"))?;
-        let north: i16 = f[3]
-            .parse()
-            .map_err(|_| field_err("north store", f[3], "not a number"))?;
+        let store = |name: &'static str, v: &str| {
+            Some(v)
+                .filter(|v| signed(v))
+                .and_then(|v| v.parse::<i16>().ok())
+                .ok_or_else(|| field_err(name, v, "not a number"))
+        };
+        let south = store("south store", f[2])?;
+        let north = store("north store", f[3])?;
         let first = match f[4] {
             "1" => true,
             "0" => false,
@@ -86,7 +99,7 @@ impl Oaq {
                 cells.iter().map(|&c| c as u32).sum::<u32>(),
                 self.profile.total_seeds(),
                 self.profile.citizen_seeds,
-                self.profile.mandarin_seeds
+                self.profile.mandarin_start()
             )));
         }
         if south.unsigned_abs() > 1000 || north.unsigned_abs() > 1000 {
@@ -139,9 +152,10 @@ impl Oaq {
                 ))
             }
         };
-        let cell: u8 = num
-            .parse()
-            .map_err(|_| syntax("the cell is not a number from 0 to 11"))?;
+        let cell: u8 = Some(num)
+            .filter(|n| digits(n))
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| syntax("the cell is not a number from 0 to 11"))?;
         if cell > 11 {
             return Err(syntax("the cell is not a number from 0 to 11"));
         }

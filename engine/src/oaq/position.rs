@@ -114,8 +114,8 @@ impl Oaq {
     pub fn start(&self) -> Position {
         let p = &self.profile;
         let mut cells = [p.citizen_seeds; 12];
-        cells[0] = p.mandarin_seeds;
-        cells[6] = p.mandarin_seeds;
+        cells[0] = p.mandarin_start();
+        cells[6] = p.mandarin_start();
         let big = p.big_mandarin.is_some();
         Position {
             cells,

@@ -7,8 +7,9 @@ use crate::mill::rules::RuleError;
 pub struct OaqProfile {
     /// Seeds in each citizen cell at the start.
     pub citizen_seeds: u8,
-    /// Small seeds in each mandarin cell at the start.
-    pub mandarin_seeds: u8,
+    /// Small seeds in each mandarin cell at the start, when set by `seeds=K,M`; otherwise 10,
+    /// or 0 with a big piece (which replaces them). See [`OaqProfile::mandarin_start`].
+    pub mandarin_seeds: Option<u8>,
     /// With `Some(v)`, each mandarin cell also holds a big piece worth `v` that is never sown.
     pub big_mandarin: Option<u8>,
     /// A mandarin cell with its big piece and fewer than this many small seeds cannot be
@@ -20,7 +21,7 @@ impl Default for OaqProfile {
     fn default() -> Self {
         OaqProfile {
             citizen_seeds: 5,
-            mandarin_seeds: 10,
+            mandarin_seeds: None,
             big_mandarin: None,
             quan_non: 0,
         }
@@ -51,7 +52,7 @@ impl OaqProfile {
                 match parts[..] {
                     [Some(k), Some(m)] if (1..=10).contains(&k) && m <= 20 => {
                         self.citizen_seeds = k;
-                        self.mandarin_seeds = m;
+                        self.mandarin_seeds = Some(m);
                     }
                     _ => return Err(bad("K,M with K from 1 to 10 and M from 0 to 20")),
                 }
@@ -65,7 +66,7 @@ impl OaqProfile {
                             .filter(|v| (1..=50).contains(v))
                             .ok_or_else(|| bad("off or a value from 1 to 50"))?,
                     ),
-                }
+                };
             }
             "quan-non" => {
                 self.quan_non = value
@@ -89,7 +90,7 @@ impl OaqProfile {
         vec![
             (
                 "seeds",
-                format!("{},{}", self.citizen_seeds, self.mandarin_seeds),
+                format!("{},{}", self.citizen_seeds, self.mandarin_start()),
             ),
             (
                 "big-mandarin",
@@ -111,6 +112,13 @@ impl OaqProfile {
 
     /// Small seeds in the game (on the board or off it).
     pub fn total_seeds(&self) -> u32 {
-        10 * self.citizen_seeds as u32 + 2 * self.mandarin_seeds as u32
+        10 * self.citizen_seeds as u32 + 2 * self.mandarin_start() as u32
+    }
+
+    /// Small seeds in each mandarin cell at the start: as set by `seeds=K,M`, else 10, or 0
+    /// when a big piece takes their place (RULES.md 3.2: "instead").
+    pub fn mandarin_start(&self) -> u8 {
+        self.mandarin_seeds
+            .unwrap_or(if self.big_mandarin.is_some() { 0 } else { 10 })
     }
 }
