@@ -1,5 +1,6 @@
 //! `retro`: solve, analyse and benchmark Mill games, Dara and Ô Ăn Quan from the command line.
 
+mod dara_cmd;
 mod error;
 mod mill_cmd;
 mod oaq_cmd;
@@ -185,6 +186,9 @@ JSON (--json, and one line per FEN with --batch FILE or - for stdin): {\"fen\":.
 enum GameKind {
     /// Nine Men's Morris and its family (see `retro variants`).
     Mill,
+    /// Dara: 5x6 board, 12 stones each, exact threes capture (`--rule protected-threes=off`,
+    /// `--rule drop-threes-forbidden=on`).
+    Dara,
     /// Ô Ăn Quan, the Vietnamese mandarin-square mancala (`--rule seeds=K,M`,
     /// `--rule big-mandarin=V`, `--rule quan-non=K`).
     Oaq,
@@ -247,6 +251,15 @@ fn run(cli: Cli) -> Result<(), CliError> {
             json,
             ..
         } => oaq_cmd::perft(&rules, fen.as_deref(), depth, divide, threads, json),
+        Command::Moves { game: GameKind::Dara, rules, fen, json, batch, .. } => {
+            dara_cmd::moves(&rules, fen.as_deref(), json, batch.as_deref())
+        }
+        Command::Perft { game: GameKind::Dara, rules, fen, depth, divide, threads, json, .. } => {
+            dara_cmd::perft(&rules, fen.as_deref(), depth, divide, threads, json)
+        }
+        Command::Solve { game: GameKind::Dara, .. } | Command::Analyse { game: GameKind::Dara, .. } => {
+            Err(CliError::other("solving and analysing Dara is not built yet (see the README's roadmap)"))
+        }
         Command::Analyse { game: GameKind::Oaq, rules, fen, json, batch, depth, time, .. } => {
             oaq_cmd::analyse(&rules, fen.as_deref(), json, batch.as_deref(), depth, time)
         }

@@ -1,0 +1,217 @@
+//! `retro moves dara` and `retro perft dara`.
+
+use crate::error::CliError;
+use crate::RuleArgs;
+use rayon::prelude::*;
+use retro_engine::dara::{Dara, DaraProfile, Position};
+use retro_engine::Color;
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+/// Builds the game from `--rule` settings (`--variant` is for Mill only).
+pub fn game(rules: &RuleArgs) -> Result<Dara, CliError> {
+    if let Some(v) = &rules.variant {
+        if v != "dara" {
+            return Err(CliError::input(format!(
+                "--variant {v} is a Mill preset; Dara is configured with --rule drop-threes-forbidden=on|off, protected-threes=on|off"
+            )));
+        }
+    }
+    let mut profile = DaraProfile::default();
+    for r in &rules.rules {
+        profile.set(r).map_err(CliError::input)?;
+    }
+    Ok(Dara::new(profile))
+}
+
+fn position(g: &Dara, fen: Option<&str>) -> Result<Position, CliError> {
+    match fen {
+        Some(f) => g.parse_position(f).map_err(CliError::input),
+        None => Ok(g.start()),
+    }
+}
+
+fn sorted_moves(g: &Dara, p: &Position) -> Vec<(String, Position)> {
+    let mut list = Vec::new();
+    g.moves(p, &mut list);
+    let mut out: Vec<(String, Position)> =
+        list.iter().map(|(m, q)| (g.format_move(m), *q)).collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+fn state_json(g: &Dara, p: &Position) -> Value {
+    let moves: Vec<String> = sorted_moves(g, p).into_iter().map(|(m, _)| m).collect();
+    let over = g.outcome(p).map(|(loser, why)| {
+        json!({"winner": loser.other().name(), "loser": loser.name(), "reason": format!("{why:?}")})
+    });
+    let phase = if over.is_some() {
+        "over"
+    } else if p.hand[p.side.index()] > 0 {
+        "drop"
+    } else {
+        "move"
+    };
+    json!({
+        "position": g.format_position(p),
+        "side": p.side.name(),
+        "phase": phase,
+        "game_over": over,
+        "moves": moves,
+    })
+}
+
+fn diagram(g: &Dara, p: &Position) -> String {
+    let mut out = String::new();
+    for rank in (0..5).rev() {
+        out.push_str(&format!("{} ", rank + 1));
+        for c in 0..6 {
+            let bit = 1u32 << (6 * rank + c);
+            out.push_str(if p.stones[0] & bit != 0 {
+                " W"
+            } else if p.stones[1] & bit != 0 {
+                " B"
+            } else {
+                " ·"
+            });
+        }
+        out.push('\n');
+    }
+    out.push_str("   a b c d e f\n");
+    out.push_str(&format!(
+        "White: {} on board, {} in hand   Black: {} on board, {} in hand\n",
+        p.stones[0].count_ones(),
+        p.hand[0],
+        p.stones[1].count_ones(),
+        p.hand[1]
+    ));
+    match g.outcome(p) {
+        Some((loser, why)) => out.push_str(&format!(
+            "Game over: {} wins ({why:?})\n",
+            loser.other().name()
+        )),
+        None => out.push_str(&format!(
+            "{} to {}\n",
+            if p.side == Color::White {
+                "White"
+            } else {
+                "Black"
+            },
+            if p.hand[p.side.index()] > 0 {
+                "drop"
+            } else {
+                "move"
+            }
+        )),
+    }
+    out
+}
+
+/// `retro moves dara`.
+pub fn moves(
+    rules: &RuleArgs,
+    fen: Option<&str>,
+    as_json: bool,
+    batch: Option<&str>,
+) -> Result<(), CliError> {
+    let g = game(rules)?;
+    if let Some(path) = batch {
+        let reader: Box<dyn BufRead> = if path == "-" {
+            Box::new(std::io::stdin().lock())
+        } else {
+            let f = std::fs::File::open(path)
+                .map_err(|e| CliError::input(format!("cannot open {path}: {e}")))?;
+            Box::new(std::io::BufReader::new(f))
+        };
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        for (i, line) in reader.lines().enumerate() {
+            let line = line.map_err(CliError::other)?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let v = match g.parse_position(line.trim()) {
+                Ok(p) => state_json(&g, &p),
+                Err(e) => json!({"error": e.to_string(), "line": i + 1, "input": line}),
+            };
+            writeln!(out, "{v}").map_err(CliError::other)?;
+        }
+        return Ok(());
+    }
+    let p = position(&g, fen)?;
+    if as_json {
+        println!("{}", state_json(&g, &p));
+        return Ok(());
+    }
+    print!("{}", diagram(&g, &p));
+    println!("Position: {}", g.format_position(&p));
+    let list: Vec<String> = sorted_moves(&g, &p).into_iter().map(|(m, _)| m).collect();
+    if list.is_empty() {
+        println!("No legal moves.");
+    } else {
+        println!("{} legal moves:", list.len());
+        for chunk in list.chunks(10) {
+            println!("  {}", chunk.join(" "));
+        }
+    }
+    Ok(())
+}
+
+/// `retro perft dara`.
+pub fn perft(
+    rules: &RuleArgs,
+    fen: Option<&str>,
+    depth: u32,
+    divide: bool,
+    threads: Option<usize>,
+    as_json: bool,
+) -> Result<(), CliError> {
+    let g = game(rules)?;
+    let p = position(&g, fen)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(CliError::other)?;
+    let start = Instant::now();
+    let roots = sorted_moves(&g, &p);
+    let parts: Vec<(String, u64)> = if depth == 0 || roots.is_empty() {
+        Vec::new()
+    } else {
+        pool.install(|| {
+            roots
+                .par_iter()
+                .map(|(m, q)| (m.clone(), g.perft(q, depth - 1)))
+                .collect()
+        })
+    };
+    let nodes: u64 = if parts.is_empty() {
+        1
+    } else {
+        parts.iter().map(|(_, n)| n).sum()
+    };
+    let secs = start.elapsed().as_secs_f64();
+    let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
+    if as_json {
+        let mut v = json!({"nodes": nodes, "seconds": secs, "nps": nps.round() as u64});
+        if divide {
+            v["divide"] = parts
+                .iter()
+                .map(|(s, n)| json!({"move": s, "nodes": n}))
+                .collect();
+        }
+        println!("{v}");
+        return Ok(());
+    }
+    if divide {
+        for (s, n) in &parts {
+            println!("{s:<10} {n}");
+        }
+        println!();
+    }
+    println!("perft dara ({}) depth {depth}", g.profile.fingerprint());
+    println!("nodes    {nodes}");
+    println!("time     {secs:.3} s");
+    println!("speed    {:.1} M nodes/s", nps / 1e6);
+    Ok(())
+}
