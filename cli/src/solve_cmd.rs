@@ -100,12 +100,12 @@ pub struct SolveOpts {
 const SOLVE_BYTES_PER_SLOT: u64 = 5;
 
 fn dry_run(db: &Db, targets: &[SectorKey], as_json: bool) -> Result<(), CliError> {
-    if let Some(why) = retro_solver::sector::unsupported(&db.game.profile) {
+    if let Some(why) = retro_solver::sector::unsupported(&db.game().profile) {
         return Err(CliError::input(format!("cannot solve these rules: {why}")));
     }
-    let units = retro_solver::sector::plan(&db.game.profile, targets);
+    let units = retro_solver::sector::plan(&db.rules, targets);
     let size = |k: &SectorKey| {
-        retro_solver::index::BoardIndex::new(db.game.geo, k.w as usize, k.b as usize).size()
+        retro_solver::index::BoardIndex::new(db.game().geo, k.w as usize, k.b as usize).size()
     };
     let mut total = 0u64;
     let mut largest = 0u64;
@@ -285,7 +285,7 @@ fn probe_err(db: &Db, variant: &str, dir: &Path, e: ProbeError) -> CliError {
 fn move_value(db: &Db, p: &Position, q: &Position) -> Result<Value, ProbeError> {
     if q.side == p.side {
         // The turn did not pass: the game ended on a removal.
-        return Ok(match db.game.outcome(q) {
+        return Ok(match db.game().outcome(q) {
             Some(o) if o.loser != p.side => Value::Win(1),
             Some(_) => Value::Loss(1),
             None => db.value(q)?,
@@ -295,7 +295,7 @@ fn move_value(db: &Db, p: &Position, q: &Position) -> Result<Value, ProbeError> 
 }
 
 fn analyse_json(db: &Db, p: &Position, pv: bool) -> Result<Json, ProbeError> {
-    let m: &Mill = &db.game;
+    let m: &Mill = &db.game();
     let v = db.value(p)?;
     let mut moves = Vec::new();
     m.moves(p, &mut moves);
@@ -373,7 +373,7 @@ pub fn analyse_cmd(
             if line.trim().is_empty() {
                 continue;
             }
-            let v = match db.game.parse_fen(line.trim()) {
+            let v = match db.game().parse_fen(line.trim()) {
                 Ok(p) => analyse_json(&db, &p, pv).unwrap_or_else(|e| {
                     json!({"error": probe_err(&db, rules.mill_variant(), dir, e).message, "line": i + 1})
                 }),
@@ -383,7 +383,7 @@ pub fn analyse_cmd(
         }
         return Ok(());
     }
-    let p = position(&db.game, fen)?;
+    let p = position(&db.game(), fen)?;
     let start = Instant::now();
     let out =
         analyse_json(&db, &p, pv).map_err(|e| probe_err(&db, rules.mill_variant(), dir, e))?;
@@ -392,7 +392,7 @@ pub fn analyse_cmd(
         println!("{out}");
         return Ok(());
     }
-    print!("{}", db.game.diagram(&p));
+    print!("{}", db.game().diagram(&p));
     println!("FEN: {}", out["fen"].as_str().unwrap_or(""));
     let describe = |r: &Json, plies: &Json| match (r.as_str(), plies.as_u64()) {
         (Some("draw"), _) => "draw".to_string(),

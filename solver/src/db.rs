@@ -1,8 +1,9 @@
 //! A directory of Mill tables for one rule profile: paths, lazy opening, probing.
 
 use crate::index::BoardIndex;
-use crate::sector::{lost, Folded, SectorKey};
-use crate::table::{Table, TableError, GAME_MILL};
+use crate::rules::{MillRules, SectorRules};
+use crate::sector::{Folded, SectorKey};
+use crate::table::{Table, TableError};
 use crate::value::Value;
 use retro_engine::mill::{Mill, Position};
 use std::collections::HashMap;
@@ -47,9 +48,9 @@ impl std::error::Error for ProbeError {}
 type Slot = OnceLock<Result<Arc<(Table, BoardIndex)>, String>>;
 
 /// The tables of one Mill rule profile in one directory, opened lazily and shared.
-pub struct Db {
-    /// The game (rules) the tables are for.
-    pub game: Mill,
+pub struct Db<R: SectorRules = MillRules> {
+    /// The rules the tables are for.
+    pub rules: R,
     /// The folder holding this profile's tables.
     pub folder: PathBuf,
     fingerprint: String,
@@ -66,13 +67,18 @@ pub fn fingerprint_hash(fp: &str) -> u64 {
     h
 }
 
-impl Db {
-    /// The tables of `game` under `dir` (in a sub-folder named after the rule fingerprint).
-    pub fn new(game: Mill, dir: &Path) -> Db {
-        let fingerprint = game.profile.fingerprint();
-        let folder = dir.join(format!("mill-{:016x}", fingerprint_hash(&fingerprint)));
+impl<R: SectorRules> Db<R> {
+    /// The tables of `rules` under `dir` (in a sub-folder named after the game and the rule
+    /// fingerprint).
+    pub fn with_rules(rules: R, dir: &Path) -> Db<R> {
+        let fingerprint = rules.fingerprint();
+        let folder = dir.join(format!(
+            "{}-{:016x}",
+            rules.name(),
+            fingerprint_hash(&fingerprint)
+        ));
         Db {
-            game,
+            rules,
             folder,
             fingerprint,
             open: Mutex::new(HashMap::new()),
@@ -98,8 +104,12 @@ impl Db {
         let t = Table::open(&path).map_err(ProbeError::Table)?;
         let h = &t.header;
         let mismatch = |m: String| Err(ProbeError::Table(TableError::Mismatch(path.clone(), m)));
-        if h.game != GAME_MILL {
-            return mismatch(format!("table for game {}, not Mill", h.game));
+        if h.game != self.rules.game_id() {
+            return mismatch(format!(
+                "table for game {}, not {}",
+                h.game,
+                self.rules.name()
+            ));
         }
         if h.fingerprint != self.fingerprint {
             return mismatch(format!(
@@ -110,7 +120,7 @@ impl Db {
         if h.sector != k {
             return mismatch(format!("table holds sector {}, expected {k}", h.sector));
         }
-        let idx = BoardIndex::new(self.game.geo, k.w as usize, k.b as usize);
+        let idx = BoardIndex::new(self.rules.shape(), k.w as usize, k.b as usize);
         if idx.size() != h.slots {
             return mismatch(format!(
                 "table has {} slots, the index has {}",
@@ -132,7 +142,7 @@ impl Db {
         let r = slot.get_or_init(|| {
             self.open_checked(k)
                 .map(|t| {
-                    let idx = BoardIndex::new(self.game.geo, k.w as usize, k.b as usize);
+                    let idx = BoardIndex::new(self.rules.shape(), k.w as usize, k.b as usize);
                     Arc::new((t, idx))
                 })
                 .map_err(|e| match e {
@@ -157,11 +167,10 @@ impl Db {
 
     /// The value of a folded position (side to move first).
     pub fn value_folded(&self, f: &Folded) -> Result<Value, ProbeError> {
-        let p = &self.game.profile;
-        if lost(p, f.own.count_ones() as u8, f.own_hand) {
+        if self.rules.lost(f.own.count_ones() as u8, f.own_hand) {
             return Ok(Value::Loss(0));
         }
-        if lost(p, f.opp.count_ones() as u8, f.opp_hand) {
+        if self.rules.lost(f.opp.count_ones() as u8, f.opp_hand) {
             return Ok(Value::Win(0));
         }
         let k = f.key();
@@ -174,10 +183,22 @@ impl Db {
             ))
         })
     }
+}
+
+impl Db<MillRules> {
+    /// The Mill tables of `game` under `dir`.
+    pub fn new(game: Mill, dir: &Path) -> Db<MillRules> {
+        Db::with_rules(MillRules::new(game), dir)
+    }
+
+    /// The Mill game.
+    pub fn game(&self) -> &Mill {
+        &self.rules.game
+    }
 
     /// The value of an engine position for its side to move.
     pub fn value(&self, pos: &Position) -> Result<Value, ProbeError> {
-        if let Some(over) = self.game.outcome(pos) {
+        if let Some(over) = self.game().outcome(pos) {
             return Ok(if over.loser == pos.side {
                 Value::Loss(0)
             } else {

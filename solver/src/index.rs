@@ -9,6 +9,99 @@
 //! *wasted slots*: they are never the canonical form of a position.
 
 use retro_engine::mill::{Bits, Geometry};
+
+/// Bit-reversal of 6-bit rows (Dara's left-right mirror).
+static REV6: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        let mut j = 0;
+        while j < 6 {
+            if i & (1 << j) != 0 {
+                t[i] |= 1 << (5 - j);
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The board a sector index is laid out on: its points and its symmetry group.
+#[derive(Clone, Copy, Debug)]
+pub enum Shape {
+    /// A Mill board (16 symmetries).
+    Mill(&'static Geometry),
+    /// Dara's 5x6 board, bit `6 * row + column` (4 symmetries: mirrors left-right, top-bottom).
+    Dara,
+}
+
+impl From<&'static Geometry> for Shape {
+    fn from(g: &'static Geometry) -> Shape {
+        Shape::Mill(g)
+    }
+}
+
+impl Shape {
+    /// Number of points.
+    pub fn points(self) -> usize {
+        match self {
+            Shape::Mill(g) => g.points,
+            Shape::Dara => 30,
+        }
+    }
+
+    /// The set of all points.
+    pub fn all(self) -> Bits {
+        match self {
+            Shape::Mill(g) => g.all,
+            Shape::Dara => (1 << 30) - 1,
+        }
+    }
+
+    /// Size of the symmetry group.
+    pub fn symmetries(self) -> usize {
+        match self {
+            Shape::Mill(_) => 16,
+            Shape::Dara => 4,
+        }
+    }
+
+    /// Applies symmetry `s` to a set of points (0 is the identity).
+    #[inline]
+    pub fn transform(self, bits: Bits, s: usize) -> Bits {
+        match self {
+            Shape::Mill(g) => g.transform(bits, s),
+            Shape::Dara => {
+                let mut out = 0;
+                for r in 0..5 {
+                    let mut row = (bits >> (6 * r)) & 63;
+                    if s & 1 != 0 {
+                        row = REV6[row as usize] as u32;
+                    }
+                    let rr = if s & 2 != 0 { 4 - r } else { r };
+                    out |= row << (6 * rr);
+                }
+                out
+            }
+        }
+    }
+
+    /// The symmetry that undoes `s`.
+    pub fn inverse(self, s: usize) -> usize {
+        match self {
+            Shape::Mill(g) => g.inverse(s),
+            Shape::Dara => s,
+        }
+    }
+
+    fn cache_key(self) -> usize {
+        match self {
+            Shape::Mill(g) => g.board as usize,
+            Shape::Dara => 100,
+        }
+    }
+}
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Binomial coefficients `C(n, k)` for `n, k <= 32`.
@@ -29,14 +122,14 @@ pub static BINOM: [[u64; 33]; 33] = {
 
 /// `RANK_BYTES[k][byte][c]`: the part of a colex rank contributed by the bits of byte `k` of a
 /// set when `c` set bits lie below that byte.
-static RANK_BYTES: [[[u32; 17]; 256]; 3] = {
-    let mut t = [[[0u32; 17]; 256]; 3];
+static RANK_BYTES: [[[u32; 25]; 256]; 4] = {
+    let mut t = [[[0u32; 25]; 256]; 4];
     let mut k = 0;
-    while k < 3 {
+    while k < 4 {
         let mut byte = 0;
         while byte < 256 {
             let mut c = 0;
-            while c < 17 {
+            while c < 25 {
                 let mut r = 0u64;
                 let mut i = c + 1;
                 let mut j = 0;
@@ -60,15 +153,17 @@ static RANK_BYTES: [[[u32; 17]; 256]; 3] = {
 /// Colex rank of a set among the sets of the same size.
 #[inline]
 pub fn rank_set(set: u32) -> u64 {
-    if set < 1 << 24 {
-        let (b0, b1, b2) = (set & 0xff, (set >> 8) & 0xff, set >> 16);
-        let c1 = b0.count_ones() as usize;
-        let c2 = c1 + b1.count_ones() as usize;
-        return RANK_BYTES[0][b0 as usize][0] as u64
-            + RANK_BYTES[1][b1 as usize][c1] as u64
-            + RANK_BYTES[2][b2 as usize][c2] as u64;
+    let (b0, b1, b2, b3) = (set & 0xff, (set >> 8) & 0xff, (set >> 16) & 0xff, set >> 24);
+    let c1 = b0.count_ones() as usize;
+    let c2 = c1 + b1.count_ones() as usize;
+    let c3 = c2 + b2.count_ones() as usize;
+    if c3 > 24 {
+        return rank_set_slow(set);
     }
-    rank_set_slow(set)
+    RANK_BYTES[0][b0 as usize][0] as u64
+        + RANK_BYTES[1][b1 as usize][c1] as u64
+        + RANK_BYTES[2][b2 as usize][c2] as u64
+        + RANK_BYTES[3][b3 as usize][c3] as u64
 }
 
 /// Colex rank by summing binomials bit by bit (any 32-bit set).
@@ -164,12 +259,14 @@ pub struct SetClasses {
 }
 
 impl SetClasses {
-    fn build(geo: &Geometry, w: usize) -> SetClasses {
-        let n = BINOM[geo.points][w] as usize;
+    fn build(geo: Shape, w: usize) -> SetClasses {
+        let n = BINOM[geo.points()][w] as usize;
         let mut class_sym = vec![u32::MAX; n];
         let mut reps = Vec::new();
         let mut stabiliser = Vec::new();
-        let inverse: Vec<u8> = (0..16).map(|s| geo.inverse(s) as u8).collect();
+        let inverse: Vec<u8> = (0..geo.symmetries())
+            .map(|s| geo.inverse(s) as u8)
+            .collect();
         for r in 0..n {
             if class_sym[r] != u32::MAX {
                 continue;
@@ -200,10 +297,10 @@ impl SetClasses {
     }
 
     /// The classes of `w`-sets on a board (built once, shared).
-    pub fn get(geo: &'static Geometry, w: usize) -> Arc<SetClasses> {
+    pub fn get(geo: Shape, w: usize) -> Arc<SetClasses> {
         type Cache = Mutex<Vec<((usize, usize), Arc<SetClasses>)>>;
         static CACHE: OnceLock<Cache> = OnceLock::new();
-        let key = (geo.points + 100 * geo.board as usize, w);
+        let key = (geo.cache_key(), w);
         let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
         if let Some((_, c)) = cache
             .lock()
@@ -226,7 +323,7 @@ impl SetClasses {
 /// The ranking of one sector's board configurations: `w` own stones, `b` opponent stones.
 #[derive(Clone)]
 pub struct BoardIndex {
-    geo: &'static Geometry,
+    geo: Shape,
     w: usize,
     b: usize,
     classes: Arc<SetClasses>,
@@ -235,10 +332,11 @@ pub struct BoardIndex {
 
 impl BoardIndex {
     /// The index of positions with `w` stones of the side to move and `b` of the opponent.
-    pub fn new(geo: &'static Geometry, w: usize, b: usize) -> BoardIndex {
-        assert!(w + b <= geo.points, "too many stones for the board");
+    pub fn new(geo: impl Into<Shape>, w: usize, b: usize) -> BoardIndex {
+        let geo = geo.into();
+        assert!(w + b <= geo.points(), "too many stones for the board");
         let classes = SetClasses::get(geo, w);
-        let per_class = BINOM[geo.points - w][b];
+        let per_class = BINOM[geo.points() - w][b];
         BoardIndex {
             geo,
             w,
@@ -260,7 +358,7 @@ impl BoardIndex {
         let (class, g) = ((cs >> 4) as usize, (cs & 15) as usize);
         let rep = self.classes.reps[class];
         let opp = self.geo.transform(opp, g);
-        let free = self.geo.all & !rep;
+        let free = self.geo.all() & !rep;
         let mut best = rank_set(squeeze(opp, free));
         let stab = self.classes.stabiliser[class];
         if stab != 1 {
@@ -280,7 +378,7 @@ impl BoardIndex {
         let class = (slot / self.per_class) as usize;
         let r = slot % self.per_class;
         let rep = self.classes.reps[class];
-        let free = self.geo.all & !rep;
+        let free = self.geo.all() & !rep;
         let opp = spread(unrank_set(r, self.b), free);
         let stab = self.classes.stabiliser[class];
         if stab != 1 {
@@ -307,7 +405,7 @@ impl BoardIndex {
         let mut r = lo % self.per_class;
         let mut comb = unrank_set(r, self.b);
         let mut rep = self.classes.reps[class];
-        let mut free = self.geo.all & !rep;
+        let mut free = self.geo.all() & !rep;
         let mut stab = self.classes.stabiliser[class];
         for slot in lo..hi {
             let opp = spread(comb, free);
@@ -331,7 +429,7 @@ impl BoardIndex {
                 class += 1;
                 if class < self.classes.reps.len() {
                     rep = self.classes.reps[class];
-                    free = self.geo.all & !rep;
+                    free = self.geo.all() & !rep;
                     stab = self.classes.stabiliser[class];
                 }
                 comb = if self.b == 0 { 0 } else { (1u32 << self.b) - 1 };
@@ -364,10 +462,10 @@ impl BoardIndex {
     /// in the next sector's table.
     pub fn for_each_by_opp(&self, lo: usize, hi: usize, mut f: impl FnMut(Bits, Bits)) {
         let opp_classes = SetClasses::get(self.geo, self.b);
-        let n = BINOM[self.geo.points - self.b][self.w];
+        let n = BINOM[self.geo.points() - self.b][self.w];
         for c in lo..hi.min(opp_classes.reps.len()) {
             let rep = opp_classes.reps[c];
-            let free = self.geo.all & !rep;
+            let free = self.geo.all() & !rep;
             let stab = opp_classes.stabiliser[c];
             let mut comb: u32 = if self.w == 0 { 0 } else { (1u32 << self.w) - 1 };
             for i in 0..n {
@@ -414,7 +512,17 @@ mod tests {
 
     #[test]
     fn colex_rank_round_trips() {
-        for set in [0u32, 1, 0b1011, 0xff_ffff, 0x80_0001, 0x12_3456, 0xf0_0f0f] {
+        for set in [
+            0u32,
+            1,
+            0b1011,
+            0xff_ffff,
+            0x80_0001,
+            0x12_3456,
+            0xf0_0f0f,
+            0x2000_0001,
+            0x3fff_ffff,
+        ] {
             assert_eq!(rank_set(set), rank_set_slow(set), "{set:#x}");
         }
         for (k, row) in BINOM[12].iter().enumerate().take(6) {
@@ -431,9 +539,11 @@ mod tests {
     #[test]
     fn every_position_has_one_canonical_slot() {
         for (geo, w, b) in [
-            (&MORRIS16, 3usize, 3usize),
-            (&MORRIS24, 3, 2),
-            (&MORRIS16, 4, 2),
+            (Shape::Mill(&MORRIS16), 3usize, 3usize),
+            (Shape::Mill(&MORRIS24), 3, 2),
+            (Shape::Mill(&MORRIS16), 4, 2),
+            (Shape::Dara, 2, 2),
+            (Shape::Dara, 3, 1),
         ] {
             let idx = BoardIndex::new(geo, w, b);
             let mut used = vec![false; idx.size() as usize];
@@ -446,21 +556,21 @@ mod tests {
                 }
             }
             // Every raw position maps to a used slot, and symmetric images to the same slot.
-            let n = geo.points;
+            let n = geo.points();
             for r in 0..BINOM[n][w] {
                 let own = unrank_set(r, w);
                 for q in (0..BINOM[n - w][b]).step_by(3) {
-                    let opp = spread(unrank_set(q, b), geo.all & !own);
+                    let opp = spread(unrank_set(q, b), geo.all() & !own);
                     let slot = idx.index(own, opp);
                     assert!(used[slot as usize]);
-                    let s = (r as usize + q as usize) % 16;
+                    let s = (r as usize + q as usize) % geo.symmetries();
                     assert_eq!(
                         idx.index(geo.transform(own, s), geo.transform(opp, s)),
                         slot
                     );
                 }
             }
-            assert!(canonical as u64 * 16 >= BINOM[n][w] * BINOM[n - w][b]);
+            assert!(canonical as u64 * geo.symmetries() as u64 >= BINOM[n][w] * BINOM[n - w][b]);
             // Grouping by the opponent's class visits every position exactly once.
             let mut seen = vec![0u8; idx.size() as usize];
             idx.for_each_by_opp(0, idx.opp_classes(), |own, opp| {

@@ -5,6 +5,7 @@ pub mod index;
 pub mod mill_gen;
 pub mod oaq_search;
 pub mod retro;
+pub mod rules;
 pub mod sector;
 pub mod solve;
 pub mod table;

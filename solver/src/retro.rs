@@ -14,8 +14,9 @@
 
 use crate::db::{Db, ProbeError};
 use crate::index::BoardIndex;
-use crate::mill_gen::{Children, Gen};
-use crate::sector::{successors, Folded, SectorKey};
+use crate::mill_gen::Children;
+use crate::rules::SectorRules;
+use crate::sector::{Folded, SectorKey};
 use crate::value::{loss, win, Value, DRAW, MAX_DISTANCE, WASTED};
 use rayon::prelude::*;
 use retro_engine::mill::{Bits, Mill};
@@ -80,19 +81,19 @@ struct Part {
 }
 
 /// Solves a unit whose dependencies are in `db`; returns each sector's values.
-pub fn solve_unit(
-    db: &Db,
+pub fn solve_unit<R: SectorRules>(
+    db: &Db<R>,
     unit: &[SectorKey],
     progress: &dyn Progress,
 ) -> Result<Vec<(SectorKey, Vec<u16>)>, ProbeError> {
-    let game = &db.game;
+    let rules = &db.rules;
     // A unit none of whose moves stays inside it (placement without Lasker moves) is solved in
     // one pass over its positions, grouped by the opponent's stones.
-    let acyclic = unit.len() == 1 && !successors(&game.profile, unit[0]).contains(&unit[0]);
+    let acyclic = unit.len() == 1 && !rules.successors(unit[0]).contains(&unit[0]);
     let parts: Vec<Part> = unit
         .iter()
         .map(|&key| {
-            let idx = BoardIndex::new(game.geo, key.w as usize, key.b as usize);
+            let idx = BoardIndex::new(rules.shape(), key.w as usize, key.b as usize);
             let n = idx.size() as usize;
             let m = if acyclic { 0 } else { n };
             Part {
@@ -109,7 +110,7 @@ pub fn solve_unit(
     // Open every table the unit's moves lead to once, so that lookups take no lock.
     let mut deps: Vec<Dep> = Vec::new();
     for &k in unit {
-        for c in successors(&game.profile, k) {
+        for c in rules.successors(k) {
             if find_part(&parts, c).is_none() && !deps.iter().any(|d| d.0 == c.packed()) {
                 deps.push((c.packed(), db.table(c)?));
             }
@@ -122,7 +123,6 @@ pub fn solve_unit(
     let started = std::time::Instant::now();
     // 1. Initialisation, grouped by the opponent's stone class so that moves out of the unit
     //    look up neighbouring entries of the next tables.
-    let gen = Gen::new(game);
     let buckets = Buckets::default();
     for (pi, part) in parts.iter().enumerate() {
         let classes = part.idx.opp_classes();
@@ -135,6 +135,10 @@ pub fn solve_unit(
                 let mut local_max = 0u16;
                 let mut visited = 0u64;
                 part.idx.for_each_by_opp(c, c + 1, |own, opp| {
+                    if !rules.valid(own, opp) {
+                        // Not a position of the game (Dara: a run of four): stays wasted.
+                        return;
+                    }
                     let f = Folded {
                         own,
                         opp,
@@ -150,7 +154,7 @@ pub fn solve_unit(
                         prefetch(&part.loss_max[s]);
                     }
                     visited += 1;
-                    let e = match evaluate(&parts, &deps, &f, &gen, children, inside) {
+                    let e = match evaluate(&parts, &deps, &f, rules, children, inside) {
                         Ok(e) => e,
                         Err(e) => {
                             stop.store(true, Relaxed);
@@ -212,7 +216,7 @@ pub fn solve_unit(
                         let (own, opp) = part.idx.unindex(slot).expect("valued slot is a position");
                         let child = Folded { own, opp, own_hand: part.key.wf, opp_hand: part.key.bf };
                         parents.clear();
-                        unmoves(game, &child, parents);
+                        rules.unmoves(&child, parents);
                         let first = work.len();
                         for p in parents.iter() {
                             if let Some(u) = part_of(p.key()) {
@@ -379,15 +383,15 @@ struct Eval {
 /// Generates a position's moves, looks up those leaving the unit, and collects those inside it
 /// (as (part, slot) pairs, deduplicated) into `inside`.
 #[inline]
-fn evaluate(
+fn evaluate<R: SectorRules>(
     parts: &[Part],
     deps: &[Dep],
     f: &Folded,
-    gen: &Gen,
+    rules: &R,
     children: &mut Children,
     inside: &mut Vec<(usize, u64)>,
 ) -> Result<Eval, ProbeError> {
-    gen.children(f, children);
+    rules.children(f, children);
     inside.clear();
     if children.wins_now {
         return Ok(Eval {

@@ -210,15 +210,15 @@ pub type Unit = Vec<SectorKey>;
 
 /// Every sector needed to solve `targets`, grouped into units in an order where each unit
 /// comes after every unit it depends on.
-pub fn plan(profile: &Profile, targets: &[SectorKey]) -> Vec<Unit> {
+pub fn plan<R: crate::rules::SectorRules + ?Sized>(rules: &R, targets: &[SectorKey]) -> Vec<Unit> {
     // Collect the closure.
     let mut seen: BTreeSet<SectorKey> = BTreeSet::new();
     let mut stack: Vec<SectorKey> = targets.to_vec();
     while let Some(k) = stack.pop() {
-        if lost(profile, k.w, k.wf) || lost(profile, k.b, k.bf) || !seen.insert(k) {
+        if rules.lost(k.w, k.wf) || rules.lost(k.b, k.bf) || !seen.insert(k) {
             continue;
         }
-        stack.extend(successors(profile, k));
+        stack.extend(rules.successors(k));
     }
     // Tarjan's strongly connected components, emitted children first.
     let keys: Vec<SectorKey> = seen.into_iter().collect();
@@ -226,7 +226,8 @@ pub fn plan(profile: &Profile, targets: &[SectorKey]) -> Vec<Unit> {
     let edges: Vec<Vec<usize>> = keys
         .iter()
         .map(|k| {
-            successors(profile, *k)
+            rules
+                .successors(*k)
                 .iter()
                 .filter_map(|c| id.get(c).copied())
                 .collect()

@@ -2,8 +2,9 @@
 
 use crate::db::{Db, ProbeError};
 use crate::retro::{count, solve_unit, Counts, Progress};
-use crate::sector::{plan, unsupported, SectorKey};
-use crate::table::{self, Header, TableError, GAME_MILL};
+use crate::rules::SectorRules;
+use crate::sector::{plan, SectorKey};
+use crate::table::{self, Header, TableError};
 use std::time::Instant;
 
 /// What happened to one sector.
@@ -59,15 +60,15 @@ impl SolveObserver for () {
 
 /// Solves `targets` and every sector they depend on, in dependency order. Sectors whose tables
 /// exist and verify are kept; others (missing, truncated, stale, other rules) are rebuilt.
-pub fn solve(
-    db: &Db,
+pub fn solve<R: SectorRules>(
+    db: &Db<R>,
     targets: &[SectorKey],
     observer: &dyn SolveObserver,
 ) -> Result<Vec<SectorReport>, SolveError> {
-    if let Some(why) = unsupported(&db.game.profile) {
-        return Err(SolveError::Unsupported(why.to_string()));
+    if let Some(why) = db.rules.unsupported() {
+        return Err(SolveError::Unsupported(why));
     }
-    let units = plan(&db.game.profile, targets);
+    let units = plan(&db.rules, targets);
     let mut reports = Vec::new();
     let total = units.len();
     for (i, unit) in units.iter().enumerate() {
@@ -97,14 +98,16 @@ pub fn solve(
         }
         let slots: u64 = unit
             .iter()
-            .map(|k| crate::index::BoardIndex::new(db.game.geo, k.w as usize, k.b as usize).size())
+            .map(|k| {
+                crate::index::BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize).size()
+            })
             .sum();
         observer.unit_start(unit, slots, i, total);
         let start = Instant::now();
         let solved = solve_unit(db, unit, observer).map_err(SolveError::Probe)?;
         let seconds = start.elapsed().as_secs_f64();
         for (key, values) in solved {
-            let header = Header::from_values(GAME_MILL, db.fingerprint(), key, &values);
+            let header = Header::from_values(db.rules.game_id(), db.fingerprint(), key, &values);
             table::write(&db.path(key), &header, &values).map_err(SolveError::Table)?;
             db.forget(key);
             let r = SectorReport {

@@ -21,6 +21,8 @@ pub const HEADER_SIZE: usize = 512;
 pub const TRAILER_SIZE: usize = 16;
 /// Game id of Mill tables.
 pub const GAME_MILL: u32 = 1;
+/// Game id of Dara tables.
+pub const GAME_DARA: u32 = 2;
 /// Value encoding id: `u16` codes of `value.rs`.
 pub const ENCODING_U16: u32 = 1;
 const FINGERPRINT_OFFSET: usize = 128;

@@ -43,7 +43,7 @@ fn malom_sectors_agree_position_by_position() {
         },
     ];
     solve(&db, &targets, &()).unwrap();
-    let geo = db.game.geo;
+    let geo = db.game().geo;
 
     // Every raw position: counts and the longest win and loss.
     for line in reference("counts.tsv").lines().skip(1) {

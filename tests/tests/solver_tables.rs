@@ -112,7 +112,7 @@ fn retrograde_agrees_with_naive_solver_on_small_sectors() {
             bf: 0,
         };
         solve(&db, &[k], &()).unwrap();
-        let want = naive(&db.game, w);
+        let want = naive(&db.game(), w);
         let mut decided = 0;
         for (&(own, opp), &v) in &want {
             let got = db
@@ -138,7 +138,7 @@ fn six_mens_morris_is_a_draw() {
     let db = Db::new(m, dir.path());
     let reports = solve(
         &db,
-        &[retro_solver::sector::start_sector(&db.game.profile)],
+        &[retro_solver::sector::start_sector(&db.game().profile)],
         &(),
     )
     .unwrap();
@@ -147,7 +147,7 @@ fn six_mens_morris_is_a_draw() {
     // Running again keeps every table.
     let again = solve(
         &db,
-        &[retro_solver::sector::start_sector(&db.game.profile)],
+        &[retro_solver::sector::start_sector(&db.game().profile)],
         &(),
     )
     .unwrap();
