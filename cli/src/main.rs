@@ -257,9 +257,23 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Perft { game: GameKind::Dara, rules, fen, depth, divide, threads, json, .. } => {
             dara_cmd::perft(&rules, fen.as_deref(), depth, divide, threads, json)
         }
-        Command::Solve { game: GameKind::Dara, .. } | Command::Analyse { game: GameKind::Dara, .. } => {
-            Err(CliError::other("solving and analysing Dara is not built yet (see the README's roadmap)"))
+        Command::Solve {
+            game: GameKind::Dara,
+            rules,
+            dir,
+            max_stones,
+            sectors,
+            threads,
+            json,
+            quiet,
+            dry_run,
+        } => {
+            let opts = solve_cmd::SolveOpts { max_stones, threads, json, quiet, dry_run };
+            dara_cmd::solve(&rules, &dir, &sectors, &opts)
         }
+        Command::Analyse { game: GameKind::Dara, .. } => Err(CliError::other(
+            "analysing Dara is not built yet (see the README's roadmap); `retro solve dara` builds its endgame tables",
+        )),
         Command::Analyse { game: GameKind::Oaq, rules, fen, json, batch, depth, time, .. } => {
             oaq_cmd::analyse(&rules, fen.as_deref(), json, batch.as_deref(), depth, time)
         }

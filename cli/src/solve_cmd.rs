@@ -7,6 +7,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use retro_engine::mill::{Mill, Position};
 use retro_solver::db::{Db, ProbeError};
 use retro_solver::retro::Progress;
+use retro_solver::rules::SectorRules;
 use retro_solver::sector::{moving_phase, start_sector, SectorKey};
 use retro_solver::solve::{solve, SectorReport, SolveObserver};
 use retro_solver::table::Table;
@@ -99,13 +100,17 @@ pub struct SolveOpts {
 /// Bytes per slot while a unit is solved (value, counter, longest losing move out).
 const SOLVE_BYTES_PER_SLOT: u64 = 5;
 
-fn dry_run(db: &Db, targets: &[SectorKey], as_json: bool) -> Result<(), CliError> {
-    if let Some(why) = retro_solver::sector::unsupported(&db.game().profile) {
+fn dry_run<R: SectorRules>(
+    db: &Db<R>,
+    targets: &[SectorKey],
+    as_json: bool,
+) -> Result<(), CliError> {
+    if let Some(why) = db.rules.unsupported() {
         return Err(CliError::input(format!("cannot solve these rules: {why}")));
     }
     let units = retro_solver::sector::plan(&db.rules, targets);
     let size = |k: &SectorKey| {
-        retro_solver::index::BoardIndex::new(db.game().geo, k.w as usize, k.b as usize).size()
+        retro_solver::index::BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize).size()
     };
     let mut total = 0u64;
     let mut largest = 0u64;
@@ -159,8 +164,7 @@ pub fn solve_cmd(
     sectors: &[String],
     opts: &SolveOpts,
 ) -> Result<(), CliError> {
-    let (max_stones, threads, as_json, quiet) =
-        (opts.max_stones, opts.threads, opts.json, opts.quiet);
+    let max_stones = opts.max_stones;
     let m = game(rules)?;
     let mut targets = Vec::new();
     for s in sectors {
@@ -191,8 +195,19 @@ pub fn solve_cmd(
         targets.push(start_sector(&m.profile));
     }
     let db = Db::new(m, dir);
+    run_solve(&db, &targets, opts, rules.mill_variant())
+}
+
+/// Solves `targets` (or prints the plan) and reports per sector; any game.
+pub fn run_solve<R: SectorRules>(
+    db: &Db<R>,
+    targets: &[SectorKey],
+    opts: &SolveOpts,
+    label: &str,
+) -> Result<(), CliError> {
+    let (threads, as_json, quiet) = (opts.threads, opts.json, opts.quiet);
     if opts.dry_run {
-        return dry_run(&db, &targets, as_json);
+        return dry_run(db, targets, as_json);
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
@@ -230,7 +245,7 @@ pub fn solve_cmd(
     if as_json {
         println!(
             "{}",
-            json!({"variant": rules.mill_variant(), "dir": db.folder.display().to_string(), "seconds": total, "sectors": rows})
+            json!({"variant": label, "dir": db.folder.display().to_string(), "seconds": total, "sectors": rows})
         );
         return Ok(());
     }
