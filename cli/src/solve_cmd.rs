@@ -216,7 +216,7 @@ pub fn run_solve<R: SectorRules>(
     let bars = Bars::new(quiet || as_json);
     let start = Instant::now();
     let reports = pool
-        .install(|| solve(&db, &targets, &bars))
+        .install(|| solve(db, targets, &bars))
         .map_err(|e| match e {
             retro_solver::solve::SolveError::Unsupported(_) => CliError::input(e),
             other => CliError::other(other),
@@ -310,7 +310,7 @@ fn move_value(db: &Db, p: &Position, q: &Position) -> Result<Value, ProbeError> 
 }
 
 fn analyse_json(db: &Db, p: &Position, pv: bool) -> Result<Json, ProbeError> {
-    let m: &Mill = &db.game();
+    let m: &Mill = db.game();
     let v = db.value(p)?;
     let mut moves = Vec::new();
     m.moves(p, &mut moves);
@@ -398,7 +398,7 @@ pub fn analyse_cmd(
         }
         return Ok(());
     }
-    let p = position(&db.game(), fen)?;
+    let p = position(db.game(), fen)?;
     let start = Instant::now();
     let out =
         analyse_json(&db, &p, pv).map_err(|e| probe_err(&db, rules.mill_variant(), dir, e))?;

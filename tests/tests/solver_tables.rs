@@ -112,7 +112,7 @@ fn retrograde_agrees_with_naive_solver_on_small_sectors() {
             bf: 0,
         };
         solve(&db, &[k], &()).unwrap();
-        let want = naive(&db.game(), w);
+        let want = naive(db.game(), w);
         let mut decided = 0;
         for (&(own, opp), &v) in &want {
             let got = db

@@ -155,7 +155,11 @@ impl Mill {
             }
         }
         let hand = [w_hand, b_hand];
-        let placing = phase == "p" || phase == "r" || hand != [0, 0];
+        let placing = match phase {
+            "p" | "r" => true,
+            "o" => hand != [0, 0] || marked != 0,
+            _ => hand != [0, 0],
+        };
         if marked != 0 && (self.profile.mill_action != MillAction::MarkAndDelay || !placing) {
             return inconsistent(
                 "marked points (X) exist only while placing in variants that mark removed stones"
@@ -183,8 +187,10 @@ impl Mill {
                 "action s (move) but the side to move still has stones in hand".into(),
             );
         }
-        if placing && phase == "p" && hand == [0, 0] && pending == [0, 0] {
-            return inconsistent("placing phase but no stones in hand and no removal owed".into());
+        if matches!(phase, "p" | "r") && hand == [0, 0] && pending == [0, 0] {
+            return inconsistent(format!(
+                "phase '{phase}' (placing) but no stones in hand and no removal owed"
+            ));
         }
         if stalemate_removal && pending[si] <= 0 {
             return inconsistent("stalemate removal (s:1) but no removal owed".into());
@@ -201,7 +207,7 @@ impl Mill {
             && !placing
             && occupied == g.all
             && self.profile.board_full == super::rules::BoardFull::FirstPlayerLoses;
-        Ok(Position {
+        let mut pos = Position {
             stones,
             marked,
             hand,
@@ -213,7 +219,17 @@ impl Mill {
             formed: [formed_w >> shift, formed_b >> shift],
             rule50,
             fullmove,
-        })
+        };
+        let over = self.outcome(&pos).is_some();
+        if phase == "o" && !over {
+            return inconsistent("phase o (game over) but the game is not over".into());
+        }
+        if over && hand == [0, 0] && marked == 0 {
+            // A finished game with nothing left to place is out of the placing phase (as the
+            // engine leaves it), so that every FEN that reads back writes the same.
+            pos.placing = false;
+        }
+        Ok(pos)
     }
 
     /// Writes a position as a 17-field FEN (plus `s:1` during a stalemate removal).
@@ -371,6 +387,33 @@ impl Mill {
     /// Parses a compound move (`a1-a4xg7`) and checks that it is legal and complete.
     pub fn parse_move(&self, p: &Position, text: &str) -> Result<Move, NotationError> {
         let steps = self.parse_steps(text)?;
+        let mut mv = Move {
+            from: NO_POINT,
+            to: NO_POINT,
+            removed: 0,
+        };
+        for (i, &st) in steps.iter().enumerate() {
+            match st {
+                Step::Place(t) if i == 0 => mv.to = t,
+                Step::Move(f, t) if i == 0 => (mv.from, mv.to) = (f, t),
+                Step::Remove(r) if mv.removed & (1 << r) == 0 => mv.removed |= 1 << r,
+                Step::Remove(_) => {
+                    return Err(NotationError::MoveSyntax {
+                        text: text.into(),
+                        reason: "the same stone is removed twice".into(),
+                    })
+                }
+                _ => unreachable!("parse_steps puts the placement or move first"),
+            }
+        }
+        // Removals may be written in any order (several are legal only in some orders, e.g.
+        // a protected stone after the last unprotected one): match the legal moves as sets.
+        let mut moves = Vec::new();
+        self.moves(p, &mut moves);
+        if moves.iter().any(|(m, _)| *m == mv) {
+            return Ok(mv);
+        }
+        // Not legal: replay the steps to say why.
         let mut q = *p;
         for &st in &steps {
             if q.side != p.side {
@@ -382,25 +425,15 @@ impl Mill {
             self.check_step(&q, st, text)?;
             q = self.play_step(&q, st);
         }
-        if q.side == p.side && q.pending[p.side.index()] != 0 && !self.decided(&q) {
-            return Err(NotationError::IllegalMove {
-                text: text.into(),
-                reason: "incomplete: a removal must follow (append x<point>)".into(),
-            });
-        }
-        let mut mv = Move {
-            from: NO_POINT,
-            to: NO_POINT,
-            removed: 0,
+        let reason = if q.side == p.side && q.pending[p.side.index()] != 0 && !self.decided(&q) {
+            "incomplete: a removal must follow (append x<point>)"
+        } else {
+            "not among the legal moves"
         };
-        for st in steps {
-            match st {
-                Step::Place(t) => mv.to = t,
-                Step::Move(f, t) => (mv.from, mv.to) = (f, t),
-                Step::Remove(r) => mv.removed |= 1 << r,
-            }
-        }
-        Ok(mv)
+        Err(NotationError::IllegalMove {
+            text: text.into(),
+            reason: reason.into(),
+        })
     }
 
     /// Draws the board as a player would, with the FEN-independent state below it.

@@ -239,8 +239,10 @@ impl Mill {
         p.hand[p.side.index()] > 0
     }
 
-    /// Appends every legal step of the split form. Does not check for a finished game.
+    /// Lists every legal step of the split form into `out` (cleared first). Does not check for
+    /// a finished game.
     pub fn steps(&self, p: &Position, out: &mut StepList) {
+        out.len = 0;
         let targets = self.removal_targets(p);
         if p.pending[p.side.index()] != 0 {
             push_points(targets, out, Step::Remove);
@@ -406,8 +408,14 @@ impl Mill {
                     // The blocked side has made room; it now moves itself.
                     p.stalemate_removal = false;
                     p.pending[si] = 0;
-                } else if self.too_few(&p).is_some() || p.pending[si] != 0 {
-                    // Game over, or more removals to make.
+                } else if self.too_few(&p).is_some() {
+                    // Game over. A finished game that had nothing left to place is written
+                    // (and read back) as out of the placing phase.
+                    if p.hand == [0, 0] && p.marked == 0 {
+                        p.placing = false;
+                    }
+                } else if p.pending[si] != 0 {
+                    // More removals to make.
                 } else if p.pending[oi] != 0 {
                     p.side = s.other();
                 } else {
