@@ -9,7 +9,7 @@ use retro_engine::mill::{Mill, Position};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
 /// Why a position could not be probed.
 #[derive(Debug)]
@@ -54,7 +54,7 @@ pub struct Db<R: SectorRules = MillRules> {
     /// The folder holding this profile's tables.
     pub folder: PathBuf,
     fingerprint: String,
-    open: Mutex<HashMap<SectorKey, Arc<Slot>>>,
+    open: RwLock<HashMap<SectorKey, Arc<Slot>>>,
 }
 
 /// Short stable hash of a fingerprint (FNV-1a), used in folder names.
@@ -81,7 +81,7 @@ impl<R: SectorRules> Db<R> {
             rules,
             folder,
             fingerprint,
-            open: Mutex::new(HashMap::new()),
+            open: RwLock::new(HashMap::new()),
         }
     }
 
@@ -113,7 +113,7 @@ impl<R: SectorRules> Db<R> {
         }
         if h.fingerprint != self.fingerprint {
             return mismatch(format!(
-                "table built for other rules ({}), expected {}",
+                "table built for other rules ({:?}), expected {:?}",
                 h.fingerprint, self.fingerprint
             ));
         }
@@ -133,11 +133,15 @@ impl<R: SectorRules> Db<R> {
 
     /// The table of a sector with its index, opened once and shared.
     pub fn table(&self, k: SectorKey) -> Result<Arc<(Table, BoardIndex)>, ProbeError> {
-        let slot = {
-            let mut open = self.open.lock().expect("table map lock");
-            open.entry(k)
-                .or_insert_with(|| Arc::new(OnceLock::new()))
-                .clone()
+        let known = self.open.read().expect("table map lock").get(&k).cloned();
+        let slot = match known {
+            Some(s) => s,
+            None => {
+                let mut open = self.open.write().expect("table map lock");
+                open.entry(k)
+                    .or_insert_with(|| Arc::new(OnceLock::new()))
+                    .clone()
+            }
         };
         let r = slot.get_or_init(|| {
             self.open_checked(k)
@@ -162,7 +166,7 @@ impl<R: SectorRules> Db<R> {
 
     /// Forgets a cached table (after it was rewritten).
     pub fn forget(&self, k: SectorKey) {
-        self.open.lock().expect("table map lock").remove(&k);
+        self.open.write().expect("table map lock").remove(&k);
     }
 
     /// The value of a folded position (side to move first).

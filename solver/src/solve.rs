@@ -69,6 +69,12 @@ pub fn solve<R: SectorRules>(
         return Err(SolveError::Unsupported(why));
     }
     let units = plan(&db.rules, targets);
+    // Fail now, not after solving a unit, if the tables cannot be written.
+    let probe = db.folder.join(".write-test");
+    std::fs::create_dir_all(&db.folder)
+        .and_then(|_| std::fs::write(&probe, b"ok"))
+        .and_then(|_| std::fs::remove_file(&probe))
+        .map_err(|e| SolveError::Table(TableError::Io(db.folder.clone(), e)))?;
     let mut reports = Vec::new();
     let total = units.len();
     for (i, unit) in units.iter().enumerate() {

@@ -219,7 +219,7 @@ pub fn write(path: &Path, header: &Header, values: &[u16]) -> Result<(), TableEr
         "fingerprint too long"
     );
     let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir).map_err(io_err)?;
+    fs::create_dir_all(dir).map_err(|e| TableError::Io(dir.to_path_buf(), e))?;
     let tmp = path.with_extension("tmp");
     let head = header.encode();
     let result = (|| {
@@ -240,17 +240,20 @@ pub fn write(path: &Path, header: &Header, values: &[u16]) -> Result<(), TableEr
         f.write_all(END_MAGIC)?;
         let f = f.into_inner().map_err(|e| e.into_error())?;
         f.sync_all()?;
-        drop(f);
-        fs::rename(&tmp, path)?;
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
         Ok(())
     })();
-    if result.is_err() {
+    if let Err(e) = result {
         let _ = fs::remove_file(&tmp);
+        return Err(TableError::Io(tmp, e));
     }
-    result.map_err(io_err)
+    fs::rename(&tmp, path).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        io_err(e)
+    })?;
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
 }
 
 /// An open, verified table: its header and memory-mapped values.
@@ -315,6 +318,19 @@ impl Table {
             return Err(TableError::Corrupt(
                 path.to_path_buf(),
                 "header counts do not add up".into(),
+            ));
+        }
+        // The counts must describe the values actually stored.
+        let body = &self.map[HEADER_SIZE..HEADER_SIZE + 2 * h.slots as usize];
+        let values: Vec<u16> = body
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let recount = Header::from_values(h.game, &h.fingerprint, h.sector, &values);
+        if recount != *h {
+            return Err(TableError::Corrupt(
+                path.to_path_buf(),
+                "header counts do not match the stored values".into(),
             ));
         }
         Ok(())
