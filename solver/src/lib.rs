@@ -4,6 +4,7 @@ pub mod db;
 pub mod index;
 pub mod mill_gen;
 pub mod oaq_search;
+pub mod resources;
 pub mod retro;
 pub mod rules;
 pub mod sector;

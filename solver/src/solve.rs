@@ -31,6 +31,8 @@ pub enum SolveError {
     Table(TableError),
     /// A dependency could not be probed.
     Probe(ProbeError),
+    /// Not enough memory or disk for the next unit.
+    Resources(String),
 }
 
 impl std::fmt::Display for SolveError {
@@ -39,6 +41,7 @@ impl std::fmt::Display for SolveError {
             SolveError::Unsupported(m) => write!(f, "cannot solve these rules: {m}"),
             SolveError::Table(e) => write!(f, "{e}"),
             SolveError::Probe(e) => write!(f, "{e}"),
+            SolveError::Resources(m) => f.write_str(m),
         }
     }
 }
@@ -56,6 +59,47 @@ pub trait SolveObserver: Progress {
 impl SolveObserver for () {
     fn unit_start(&self, _: &[SectorKey], _: u64, _: usize, _: usize) {}
     fn sector_done(&self, _: &SectorReport) {}
+}
+
+/// Refuses, with the numbers, a unit that the machine's free memory or disk cannot hold.
+fn check_resources<R: SectorRules>(
+    db: &Db<R>,
+    unit: &[SectorKey],
+    slots: u64,
+) -> Result<(), SolveError> {
+    use crate::resources::{available_memory, free_disk, human};
+    // Values, counters and longest-loss entries while solving (5 bytes a slot), plus room for
+    // the frontier lists; tables take 2 bytes a slot on disk.
+    let memory = slots * 5 + slots;
+    let disk = slots * 2 + 4096 * unit.len() as u64;
+    if let Some(avail) = available_memory() {
+        if memory > avail {
+            return Err(SolveError::Resources(format!(
+                "sector {} needs about {} of memory, {} is available",
+                unit.iter()
+                    .map(|k| k.to_string())
+                    .collect::<Vec<_>>()
+                    .join("+"),
+                human(memory),
+                human(avail)
+            )));
+        }
+    }
+    if let Some(free) = free_disk(&db.folder) {
+        if disk > free {
+            return Err(SolveError::Resources(format!(
+                "sector {} needs about {} of disk in {}, {} is free",
+                unit.iter()
+                    .map(|k| k.to_string())
+                    .collect::<Vec<_>>()
+                    .join("+"),
+                human(disk),
+                db.folder.display(),
+                human(free)
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Solves `targets` and every sector they depend on, in dependency order. Sectors whose tables
@@ -108,6 +152,7 @@ pub fn solve<R: SectorRules>(
                 crate::index::BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize).size()
             })
             .sum();
+        check_resources(db, unit, slots)?;
         observer.unit_start(unit, slots, i, total);
         let start = Instant::now();
         let solved = solve_unit(db, unit, observer).map_err(SolveError::Probe)?;

@@ -1,0 +1,57 @@
+//! Free memory and disk space, checked before a unit is solved so that a solve that cannot
+//! finish says so with the numbers instead of failing late.
+
+use std::path::Path;
+
+/// Memory the kernel reports as available (`MemAvailable` of `/proc/meminfo`), in bytes.
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Free space for an unprivileged writer on the file system holding `path`, in bytes.
+#[cfg(unix)]
+pub fn free_disk(path: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
+    let mut st = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    // SAFETY: `c` is a valid NUL-terminated path and `st` points to writable memory of the
+    // right type; statvfs only writes into it, and we read it only when the call succeeded.
+    let rc = unsafe { libc::statvfs(c.as_ptr(), st.as_mut_ptr()) };
+    if rc != 0 {
+        return None;
+    }
+    // SAFETY: statvfs returned 0, so it filled the struct.
+    let st = unsafe { st.assume_init() };
+    Some(st.f_bavail as u64 * st.f_frsize as u64)
+}
+
+/// Free space (unknown on this platform).
+#[cfg(not(unix))]
+pub fn free_disk(_path: &Path) -> Option<u64> {
+    None
+}
+
+/// Human-readable bytes.
+pub fn human(bytes: u64) -> String {
+    let g = bytes as f64 / (1u64 << 30) as f64;
+    if g >= 1.0 {
+        format!("{g:.1} GiB")
+    } else {
+        format!("{:.0} MiB", bytes as f64 / (1u64 << 20) as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_machine_reports_memory_and_disk() {
+        assert!(available_memory().is_some_and(|m| m > 1 << 20));
+        assert!(free_disk(Path::new(".")).is_some());
+        assert_eq!(human(3 << 30), "3.0 GiB");
+    }
+}
