@@ -25,6 +25,8 @@ pub fn free_disk(path: &Path) -> Option<u64> {
     }
     // SAFETY: statvfs returned 0, so it filled the struct.
     let st = unsafe { st.assume_init() };
+    // The field types differ between platforms (32 or 64 bits).
+    #[allow(clippy::unnecessary_cast)]
     Some(st.f_bavail as u64 * st.f_frsize as u64)
 }
 
