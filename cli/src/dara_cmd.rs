@@ -1,12 +1,12 @@
 //! `retro moves dara` and `retro perft dara`.
 
 use crate::error::CliError;
+use crate::output;
 use crate::RuleArgs;
 use rayon::prelude::*;
 use retro_engine::dara::{Dara, DaraProfile, Position};
 use retro_engine::Color;
 use serde_json::{json, Value};
-use std::io::{BufRead, Write};
 use std::time::Instant;
 
 /// Builds the game from `--rule` settings (`--variant` is for Mill only).
@@ -117,27 +117,10 @@ pub fn moves(
 ) -> Result<(), CliError> {
     let g = game(rules)?;
     if let Some(path) = batch {
-        let reader: Box<dyn BufRead> = if path == "-" {
-            Box::new(std::io::stdin().lock())
-        } else {
-            let f = std::fs::File::open(path)
-                .map_err(|e| CliError::input(format!("cannot open {path}: {e}")))?;
-            Box::new(std::io::BufReader::new(f))
-        };
-        let stdout = std::io::stdout();
-        let mut out = stdout.lock();
-        for (i, line) in reader.lines().enumerate() {
-            let line = line.map_err(CliError::other)?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let v = match g.parse_position(line.trim()) {
-                Ok(p) => state_json(&g, &p),
-                Err(e) => json!({"error": e.to_string(), "line": i + 1, "input": line}),
-            };
-            writeln!(out, "{v}").map_err(CliError::other)?;
-        }
-        return Ok(());
+        return output::batch(path, |i, line| match g.parse_position(line) {
+            Ok(p) => state_json(&g, &p),
+            Err(e) => output::line_error(i, line, e),
+        });
     }
     let p = position(&g, fen)?;
     if as_json {
@@ -191,28 +174,8 @@ pub fn perft(
         parts.iter().map(|(_, n)| n).sum()
     };
     let secs = start.elapsed().as_secs_f64();
-    let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
-    if as_json {
-        let mut v = json!({"nodes": nodes, "seconds": secs, "nps": nps.round() as u64});
-        if divide {
-            v["divide"] = parts
-                .iter()
-                .map(|(s, n)| json!({"move": s, "nodes": n}))
-                .collect();
-        }
-        println!("{v}");
-        return Ok(());
-    }
-    if divide {
-        for (s, n) in &parts {
-            println!("{s:<10} {n}");
-        }
-        println!();
-    }
-    println!("perft dara ({}) depth {depth}", g.profile.fingerprint());
-    println!("nodes    {nodes}");
-    println!("time     {secs:.3} s");
-    println!("speed    {:.1} M nodes/s", nps / 1e6);
+    let title = format!("perft dara ({}) depth {depth}", g.profile.fingerprint());
+    output::perft_report(&title, &parts, nodes, secs, divide, as_json);
     Ok(())
 }
 

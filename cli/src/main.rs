@@ -4,6 +4,7 @@ mod dara_cmd;
 mod error;
 mod mill_cmd;
 mod oaq_cmd;
+mod output;
 mod solve_cmd;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};

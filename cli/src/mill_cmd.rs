@@ -1,11 +1,11 @@
 //! `retro variants`, `retro moves mill` and `retro perft mill`.
 
 use crate::error::CliError;
+use crate::output;
 use crate::RuleArgs;
 use rayon::prelude::*;
 use retro_engine::mill::{Mill, Position, Profile, StepList, PRESETS};
 use serde_json::{json, Value};
-use std::io::{BufRead, Write};
 use std::time::Instant;
 
 /// Builds the game from `--variant` and `--rule` settings.
@@ -102,27 +102,10 @@ pub fn moves(
 ) -> Result<(), CliError> {
     let m = game(rules)?;
     if let Some(path) = batch {
-        let reader: Box<dyn BufRead> = if path == "-" {
-            Box::new(std::io::stdin().lock())
-        } else {
-            let f = std::fs::File::open(path)
-                .map_err(|e| CliError::input(format!("cannot open {path}: {e}")))?;
-            Box::new(std::io::BufReader::new(f))
-        };
-        let stdout = std::io::stdout();
-        let mut out = stdout.lock();
-        for (i, line) in reader.lines().enumerate() {
-            let line = line.map_err(|e| CliError::other(format!("reading {path}: {e}")))?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let v = match m.parse_fen(line.trim()) {
-                Ok(p) => state_json(&m, &p, split),
-                Err(e) => json!({"error": e.to_string(), "line": i + 1, "input": line}),
-            };
-            writeln!(out, "{v}").map_err(CliError::other)?;
-        }
-        return Ok(());
+        return output::batch(path, |i, line| match m.parse_fen(line) {
+            Ok(p) => state_json(&m, &p, split),
+            Err(e) => output::line_error(i, line, e),
+        });
     }
     let p = position(&m, fen)?;
     if as_json {
@@ -206,32 +189,12 @@ pub fn perft(
         }
     });
     let secs = start.elapsed().as_secs_f64();
-    let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
-    if as_json {
-        let mut v = json!({"nodes": nodes, "seconds": secs, "nps": nps.round() as u64});
-        if show_divide {
-            v["divide"] = parts
-                .iter()
-                .map(|(s, n)| json!({"move": s, "nodes": n}))
-                .collect();
-        }
-        println!("{v}");
-        return Ok(());
-    }
-    if show_divide {
-        for (s, n) in &parts {
-            println!("{s:<12} {n}");
-        }
-        println!();
-    }
-    println!(
+    let title = format!(
         "perft {} depth {depth} ({} form, {threads_used} thread{})",
         rules.mill_variant(),
         if split { "split" } else { "compound" },
         if threads_used == 1 { "" } else { "s" }
     );
-    println!("nodes    {nodes}");
-    println!("time     {secs:.3} s");
-    println!("speed    {:.1} M nodes/s", nps / 1e6);
+    output::perft_report(&title, &parts, nodes, secs, show_divide, as_json);
     Ok(())
 }

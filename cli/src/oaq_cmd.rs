@@ -1,12 +1,12 @@
 //! `retro moves oaq` and `retro perft oaq`.
 
 use crate::error::CliError;
+use crate::output;
 use crate::RuleArgs;
 use rayon::prelude::*;
 use retro_engine::oaq::{Oaq, OaqProfile, Position};
 use retro_solver::oaq_search::{search, Limits};
 use serde_json::{json, Value};
-use std::io::{BufRead, Write};
 use std::time::Duration;
 use std::time::Instant;
 
@@ -71,27 +71,10 @@ pub fn moves(
 ) -> Result<(), CliError> {
     let g = game(rules)?;
     if let Some(path) = batch {
-        let reader: Box<dyn BufRead> = if path == "-" {
-            Box::new(std::io::stdin().lock())
-        } else {
-            let f = std::fs::File::open(path)
-                .map_err(|e| CliError::input(format!("cannot open {path}: {e}")))?;
-            Box::new(std::io::BufReader::new(f))
-        };
-        let stdout = std::io::stdout();
-        let mut out = stdout.lock();
-        for (i, line) in reader.lines().enumerate() {
-            let line = line.map_err(CliError::other)?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let v = match g.parse_position(line.trim()) {
-                Ok(p) => state_json(&g, &p),
-                Err(e) => json!({"error": e.to_string(), "line": i + 1, "input": line}),
-            };
-            writeln!(out, "{v}").map_err(CliError::other)?;
-        }
-        return Ok(());
+        return output::batch(path, |i, line| match g.parse_position(line) {
+            Ok(p) => state_json(&g, &p),
+            Err(e) => output::line_error(i, line, e),
+        });
     }
     let p = position(&g, fen)?;
     if as_json {
@@ -155,28 +138,8 @@ pub fn perft(
         parts.iter().map(|(_, n)| n).sum()
     };
     let secs = start.elapsed().as_secs_f64();
-    let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
-    if as_json {
-        let mut v = json!({"nodes": nodes, "seconds": secs, "nps": nps.round() as u64});
-        if divide {
-            v["divide"] = parts
-                .iter()
-                .map(|(s, n)| json!({"move": s, "nodes": n}))
-                .collect();
-        }
-        println!("{v}");
-        return Ok(());
-    }
-    if divide {
-        for (s, n) in &parts {
-            println!("{s:<6} {n}");
-        }
-        println!();
-    }
-    println!("perft oaq ({}) depth {depth}", g.profile.fingerprint());
-    println!("nodes    {nodes}");
-    println!("time     {secs:.3} s");
-    println!("speed    {:.1} M nodes/s", nps / 1e6);
+    let title = format!("perft oaq ({}) depth {depth}", g.profile.fingerprint());
+    output::perft_report(&title, &parts, nodes, secs, divide, as_json);
     Ok(())
 }
 
@@ -239,25 +202,10 @@ pub fn analyse(
         time,
     };
     if let Some(path) = batch {
-        let reader: Box<dyn BufRead> = if path == "-" {
-            Box::new(std::io::stdin().lock())
-        } else {
-            let f = std::fs::File::open(path)
-                .map_err(|e| CliError::input(format!("cannot open {path}: {e}")))?;
-            Box::new(std::io::BufReader::new(f))
-        };
-        for (i, line) in reader.lines().enumerate() {
-            let line = line.map_err(CliError::other)?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let v = match g.parse_position(line.trim()) {
-                Ok(p) => analysis_json(&g, &p, limits),
-                Err(e) => json!({"error": e.to_string(), "line": i + 1}),
-            };
-            println!("{v}");
-        }
-        return Ok(());
+        return output::batch(path, |i, line| match g.parse_position(line) {
+            Ok(p) => analysis_json(&g, &p, limits),
+            Err(e) => output::line_error(i, line, e),
+        });
     }
     let p = position(&g, fen)?;
     let start = Instant::now();

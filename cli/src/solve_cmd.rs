@@ -13,7 +13,6 @@ use retro_solver::solve::{solve, SectorReport, SolveObserver};
 use retro_solver::table::Table;
 use retro_solver::value::Value;
 use serde_json::{json, Value as Json};
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -376,27 +375,13 @@ pub fn analyse_cmd(
     }
     let db = Db::new(m, dir);
     if let Some(path) = batch {
-        let reader: Box<dyn BufRead> = if path == "-" {
-            Box::new(std::io::stdin().lock())
-        } else {
-            let f = std::fs::File::open(path)
-                .map_err(|e| CliError::input(format!("cannot open {path}: {e}")))?;
-            Box::new(std::io::BufReader::new(f))
-        };
-        for (i, line) in reader.lines().enumerate() {
-            let line = line.map_err(CliError::other)?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let v = match db.game().parse_fen(line.trim()) {
-                Ok(p) => analyse_json(&db, &p, pv).unwrap_or_else(|e| {
-                    json!({"error": probe_err(&db, rules.mill_variant(), dir, e).message, "line": i + 1})
-                }),
-                Err(e) => json!({"error": e.to_string(), "line": i + 1}),
-            };
-            println!("{v}");
-        }
-        return Ok(());
+        return crate::output::batch(path, |i, line| match db.game().parse_fen(line) {
+            Ok(p) => analyse_json(&db, &p, pv).unwrap_or_else(|e| {
+                let msg = probe_err(&db, rules.mill_variant(), dir, e).message;
+                crate::output::line_error(i, line, msg)
+            }),
+            Err(e) => crate::output::line_error(i, line, e),
+        });
     }
     let p = position(db.game(), fen)?;
     let start = Instant::now();

@@ -1,0 +1,66 @@
+//! Output shared by every game's commands: JSON lines for `--batch`, and the perft report.
+
+use crate::error::CliError;
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+
+/// Reads one position per line from a file (or `-` for stdin) and prints one JSON object per
+/// line, in order; blank lines are skipped. `each` gets the 1-based line number and the text.
+pub fn batch(path: &str, mut each: impl FnMut(usize, &str) -> Value) -> Result<(), CliError> {
+    let reader: Box<dyn BufRead> = if path == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let f = std::fs::File::open(path)
+            .map_err(|e| CliError::input(format!("cannot open {path}: {e}")))?;
+        Box::new(std::io::BufReader::new(f))
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.map_err(|e| CliError::other(format!("reading {path}: {e}")))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        writeln!(out, "{}", each(i + 1, line.trim())).map_err(CliError::other)?;
+    }
+    Ok(())
+}
+
+/// The JSON object of a line that could not be read.
+pub fn line_error(line: usize, input: &str, e: impl std::fmt::Display) -> Value {
+    json!({"error": e.to_string(), "line": line, "input": input})
+}
+
+/// Prints a perft result: `{"nodes","seconds","nps"[,"divide"]}` with `--json`, else a table
+/// (per root move with `--divide`) under the heading `title`.
+pub fn perft_report(
+    title: &str,
+    parts: &[(String, u64)],
+    nodes: u64,
+    secs: f64,
+    divide: bool,
+    as_json: bool,
+) {
+    let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
+    if as_json {
+        let mut v = json!({"nodes": nodes, "seconds": secs, "nps": nps.round() as u64});
+        if divide {
+            v["divide"] = parts
+                .iter()
+                .map(|(s, n)| json!({"move": s, "nodes": n}))
+                .collect();
+        }
+        println!("{v}");
+        return;
+    }
+    if divide {
+        for (s, n) in parts {
+            println!("{s:<12} {n}");
+        }
+        println!();
+    }
+    println!("{title}");
+    println!("nodes    {nodes}");
+    println!("time     {secs:.3} s");
+    println!("speed    {:.1} M nodes/s", nps / 1e6);
+}
