@@ -11,13 +11,10 @@ use std::time::Instant;
 
 /// Builds the game from `--rule` settings (`--variant` is for Mill only).
 pub fn game(rules: &RuleArgs) -> Result<Dara, CliError> {
-    if let Some(v) = &rules.variant {
-        if v != "dara" {
-            return Err(CliError::input(format!(
-                "--variant {v} is a Mill preset; Dara is configured with --rule drop-threes-forbidden=on|off, protected-threes=on|off"
-            )));
-        }
-    }
+    rules.no_variant(
+        "dara",
+        "drop-threes-forbidden=on|off, protected-threes=on|off",
+    )?;
     let mut profile = DaraProfile::default();
     for r in &rules.rules {
         profile.set(r).map_err(CliError::input)?;

@@ -207,6 +207,16 @@ struct RuleArgs {
 }
 
 impl RuleArgs {
+    /// Refuses `--variant` for a game configured by `--rule` fields only (Dara, Ô Ăn Quan).
+    fn no_variant(&self, game: &str, fields: &str) -> Result<(), CliError> {
+        match &self.variant {
+            Some(v) if v != game => Err(CliError::input(format!(
+                "--variant {v} is a Mill preset; {game} is configured with --rule {fields}"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// The Mill preset asked for (default nine-mens-morris).
     fn mill_variant(&self) -> &str {
         self.variant.as_deref().unwrap_or("nine-mens-morris")

@@ -12,13 +12,7 @@ use std::time::Instant;
 
 /// Builds the game from `--rule` settings (`--variant` is for Mill only).
 pub fn game(rules: &RuleArgs) -> Result<Oaq, CliError> {
-    if let Some(v) = &rules.variant {
-        if v != "oaq" {
-            return Err(CliError::input(format!(
-                "--variant {v} is a Mill preset; Ô Ăn Quan is configured with --rule seeds=K,M, big-mandarin=V, quan-non=K"
-            )));
-        }
-    }
+    rules.no_variant("oaq", "seeds=K,M, big-mandarin=V, quan-non=K")?;
     let mut profile = OaqProfile::default();
     for r in &rules.rules {
         profile.set(r).map_err(CliError::input)?;

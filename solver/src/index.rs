@@ -372,6 +372,22 @@ impl BoardIndex {
         class as u64 * self.per_class + best
     }
 
+    /// Whether the opponent set `opp` (of squeezed rank `r` among the points `free` that the
+    /// class representative leaves) is the smallest of its images under the representative's
+    /// stabiliser `stab`, i.e. whether its slot holds a position.
+    #[inline]
+    fn canonical(&self, opp: Bits, free: Bits, stab: u16, r: u64) -> bool {
+        let mut s = stab & !1;
+        while s != 0 {
+            let h = s.trailing_zeros() as usize;
+            s &= s - 1;
+            if rank_set(squeeze(self.geo.transform(opp, h), free)) < r {
+                return false;
+            }
+        }
+        true
+    }
+
     /// The position of a slot as (own stones, opponent stones), or `None` for a wasted slot.
     #[inline]
     pub fn unindex(&self, slot: u64) -> Option<(Bits, Bits)> {
@@ -381,17 +397,7 @@ impl BoardIndex {
         let free = self.geo.all() & !rep;
         let opp = spread(unrank_set(r, self.b), free);
         let stab = self.classes.stabiliser[class];
-        if stab != 1 {
-            let mut s = stab & !1;
-            while s != 0 {
-                let h = s.trailing_zeros() as usize;
-                s &= s - 1;
-                if rank_set(squeeze(self.geo.transform(opp, h), free)) < r {
-                    return None;
-                }
-            }
-        }
-        Some((rep, opp))
+        self.canonical(opp, free, stab, r).then_some((rep, opp))
     }
 
     /// Visits the slots `lo..hi` in order with their positions (`None` for wasted slots),
@@ -409,19 +415,10 @@ impl BoardIndex {
         let mut stab = self.classes.stabiliser[class];
         for slot in lo..hi {
             let opp = spread(comb, free);
-            let mut canonical = true;
-            if stab != 1 {
-                let mut s = stab & !1;
-                while s != 0 {
-                    let h = s.trailing_zeros() as usize;
-                    s &= s - 1;
-                    if rank_set(squeeze(self.geo.transform(opp, h), free)) < r {
-                        canonical = false;
-                        break;
-                    }
-                }
-            }
-            f(slot, canonical.then_some((rep, opp)));
+            f(
+                slot,
+                self.canonical(opp, free, stab, r).then_some((rep, opp)),
+            );
             // Next set of the same size in colex order (Gosper), or the next class.
             r += 1;
             if r == self.per_class {
