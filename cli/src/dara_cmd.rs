@@ -3,11 +3,9 @@
 use crate::error::CliError;
 use crate::output;
 use crate::RuleArgs;
-use rayon::prelude::*;
 use retro_engine::dara::{Dara, DaraProfile, Position};
 use retro_engine::Color;
 use serde_json::{json, Value};
-use std::time::Instant;
 
 /// Builds the game from `--rule` settings (`--variant` is for Mill only).
 pub fn game(rules: &RuleArgs) -> Result<Dara, CliError> {
@@ -149,28 +147,8 @@ pub fn perft(
 ) -> Result<(), CliError> {
     let g = game(rules)?;
     let p = position(&g, fen)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(CliError::other)?;
-    let start = Instant::now();
     let roots = sorted_moves(&g, &p);
-    let parts: Vec<(String, u64)> = if depth == 0 || roots.is_empty() {
-        Vec::new()
-    } else {
-        pool.install(|| {
-            roots
-                .par_iter()
-                .map(|(m, q)| (m.clone(), g.perft(q, depth - 1)))
-                .collect()
-        })
-    };
-    let nodes: u64 = if parts.is_empty() {
-        1
-    } else {
-        parts.iter().map(|(_, n)| n).sum()
-    };
-    let secs = start.elapsed().as_secs_f64();
+    let (parts, nodes, secs) = output::perft_roots(threads, &roots, depth, |q, d| g.perft(q, d))?;
     let title = format!("perft dara ({}) depth {depth}", g.profile.fingerprint());
     output::perft_report(&title, &parts, nodes, secs, divide, as_json);
     Ok(())

@@ -169,10 +169,7 @@ pub fn perft(
 ) -> Result<(), CliError> {
     let m = game(rules)?;
     let p = position(&m, fen)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(CliError::other)?;
+    let pool = crate::output::pool(threads)?;
     let threads_used = pool.current_num_threads();
     let start = Instant::now();
     let (nodes, parts) = pool.install(|| {

@@ -3,12 +3,10 @@
 use crate::error::CliError;
 use crate::output;
 use crate::RuleArgs;
-use rayon::prelude::*;
 use retro_engine::oaq::{Oaq, OaqProfile, Position};
 use retro_solver::oaq_search::{search, Limits};
 use serde_json::{json, Value};
-use std::time::Duration;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Builds the game from `--rule` settings (`--variant` is for Mill only).
 pub fn game(rules: &RuleArgs) -> Result<Oaq, CliError> {
@@ -109,29 +107,13 @@ pub fn perft(
 ) -> Result<(), CliError> {
     let g = game(rules)?;
     let p = position(&g, fen)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(CliError::other)?;
-    let start = Instant::now();
-    let mut roots = Vec::new();
-    g.moves(&p, &mut roots);
-    let parts: Vec<(String, u64)> = if depth == 0 || roots.is_empty() {
-        Vec::new()
-    } else {
-        pool.install(|| {
-            roots
-                .par_iter()
-                .map(|(m, t)| (g.format_move(m), g.perft(&t.position, depth - 1)))
-                .collect()
-        })
-    };
-    let nodes: u64 = if parts.is_empty() {
-        1
-    } else {
-        parts.iter().map(|(_, n)| n).sum()
-    };
-    let secs = start.elapsed().as_secs_f64();
+    let mut list = Vec::new();
+    g.moves(&p, &mut list);
+    let roots: Vec<(String, Position)> = list
+        .iter()
+        .map(|(m, t)| (g.format_move(m), t.position))
+        .collect();
+    let (parts, nodes, secs) = output::perft_roots(threads, &roots, depth, |q, d| g.perft(q, d))?;
     let title = format!("perft oaq ({}) depth {depth}", g.profile.fingerprint());
     output::perft_report(&title, &parts, nodes, secs, divide, as_json);
     Ok(())

@@ -1,6 +1,7 @@
 //! Output shared by every game's commands: JSON lines for `--batch`, and the perft report.
 
 use crate::error::CliError;
+use rayon::prelude::*;
 use serde_json::{json, Value};
 use std::io::{BufRead, Write};
 
@@ -63,4 +64,43 @@ pub fn perft_report(
     println!("nodes    {nodes}");
     println!("time     {secs:.3} s");
     println!("speed    {:.1} M nodes/s", nps / 1e6);
+}
+
+/// A worker pool of `threads` threads (default: one per core).
+pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(CliError::other)
+}
+
+/// Per-root counts, total and seconds of a perft.
+pub type PerftSplit = (Vec<(String, u64)>, u64, f64);
+
+/// Perft below each root move in parallel: `(move text, count)` per root, the total (1 when
+/// there is no root move or the depth is 0), and the seconds taken.
+pub fn perft_roots<P: Sync>(
+    threads: Option<usize>,
+    roots: &[(String, P)],
+    depth: u32,
+    perft: impl Fn(&P, u32) -> u64 + Sync,
+) -> Result<PerftSplit, CliError> {
+    let pool = pool(threads)?;
+    let start = std::time::Instant::now();
+    let parts: Vec<(String, u64)> = if depth == 0 || roots.is_empty() {
+        Vec::new()
+    } else {
+        pool.install(|| {
+            roots
+                .par_iter()
+                .map(|(m, q)| (m.clone(), perft(q, depth - 1)))
+                .collect()
+        })
+    };
+    let nodes = if parts.is_empty() {
+        1
+    } else {
+        parts.iter().map(|(_, n)| n).sum()
+    };
+    Ok((parts, nodes, start.elapsed().as_secs_f64()))
 }

@@ -208,10 +208,7 @@ pub fn run_solve<R: SectorRules>(
     if opts.dry_run {
         return dry_run(db, targets, as_json);
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(CliError::other)?;
+    let pool = crate::output::pool(threads)?;
     let bars = Bars::new(quiet || as_json);
     let start = Instant::now();
     let reports = pool

@@ -51,3 +51,35 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// Reads a file of the published reference data in `../shared/reference/` (e.g.
+/// `sanmill-perft.tsv`, `malom/counts.tsv`).
+pub fn reference(file: &str) -> String {
+    let path: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "..",
+        "shared",
+        "reference",
+        file,
+    ]
+    .iter()
+    .collect();
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read reference data {}: {e}", path.display()))
+}
+
+/// The reference Mill app's preset numbers, in its order (sanmill-format.md section 6).
+pub const REFERENCE_PRESETS: [&str; 11] = [
+    "nine-mens-morris",
+    "twelve-mens-morris",
+    "dooz",
+    "morabaraba",
+    "russian-mill",
+    "lasker-morris",
+    "cheng-san-qi",
+    "da-san-qi",
+    "zhi-qi",
+    "el-filja",
+    "experimental",
+];

@@ -9,6 +9,7 @@ mod slow_mill;
 
 use retro_engine::mill::{EndReason, Mill, Position, Profile, StepList, PRESETS};
 use retro_engine::Color;
+use retro_tests::{reference, REFERENCE_PRESETS};
 use slow_mill::{SlowEnd, SlowMill, SlowPos, SlowStep, B, MARKED, W};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -547,36 +548,6 @@ fn engine_matches_slow_generator_on_corner_positions() {
 
 // ------------------------------------------------------------------------------------------------
 // The slow generator on its own against the reference app's data (no engine involved).
-
-fn reference(file: &str) -> String {
-    let path: std::path::PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "..",
-        "shared",
-        "reference",
-        file,
-    ]
-    .iter()
-    .collect();
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read reference data {}: {e}", path.display()))
-}
-
-/// The reference app's preset numbers, in its order (sanmill-format.md section 6).
-const REFERENCE_PRESETS: [&str; 11] = [
-    "nine-mens-morris",
-    "twelve-mens-morris",
-    "dooz",
-    "morabaraba",
-    "russian-mill",
-    "lasker-morris",
-    "cheng-san-qi",
-    "da-san-qi",
-    "zhi-qi",
-    "el-filja",
-    "experimental",
-];
 
 fn slow_reference(preset: usize) -> SlowMill {
     SlowMill::new(&Profile::preset(REFERENCE_PRESETS[preset]).unwrap())

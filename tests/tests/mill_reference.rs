@@ -3,40 +3,10 @@
 
 use retro_engine::mill::{Mill, Profile};
 use retro_engine::Color;
-use std::path::PathBuf;
-
-fn reference(file: &str) -> String {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "..",
-        "shared",
-        "reference",
-        file,
-    ]
-    .iter()
-    .collect();
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read reference data {}: {e}", path.display()))
-}
-
-/// The reference app's preset numbers, in its order.
-const PRESET_NAMES: [&str; 11] = [
-    "nine-mens-morris",
-    "twelve-mens-morris",
-    "dooz",
-    "morabaraba",
-    "russian-mill",
-    "lasker-morris",
-    "cheng-san-qi",
-    "da-san-qi",
-    "zhi-qi",
-    "el-filja",
-    "experimental",
-];
+use retro_tests::{reference, REFERENCE_PRESETS};
 
 fn game(preset: usize) -> Mill {
-    Mill::new(Profile::preset(PRESET_NAMES[preset]).unwrap())
+    Mill::new(Profile::preset(REFERENCE_PRESETS[preset]).unwrap())
 }
 
 #[test]
@@ -87,7 +57,7 @@ fn reference_games_replay() {
         let moves: Vec<&str> = f[5].split_whitespace().collect();
         assert_eq!(moves.len(), f[4].parse::<usize>().unwrap());
         let m = game(preset);
-        let label = format!("{} game {}", PRESET_NAMES[preset], f[1]);
+        let label = format!("{} game {}", REFERENCE_PRESETS[preset], f[1]);
         let mut pos = m.start();
         for (i, mv) in moves.iter().enumerate() {
             if i + 1 == moves.len() {

@@ -7,22 +7,7 @@ use retro_solver::index::{spread, unrank_set, BINOM};
 use retro_solver::sector::{Folded, SectorKey};
 use retro_solver::solve::solve;
 use retro_solver::value::Value;
-use std::path::PathBuf;
-
-fn reference(file: &str) -> String {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "..",
-        "shared",
-        "reference",
-        "malom",
-        file,
-    ]
-    .iter()
-    .collect();
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+use retro_tests::reference;
 
 #[test]
 fn malom_sectors_agree_position_by_position() {
@@ -46,7 +31,7 @@ fn malom_sectors_agree_position_by_position() {
     let geo = db.game().geo;
 
     // Every raw position: counts and the longest win and loss.
-    for line in reference("counts.tsv").lines().skip(1) {
+    for line in reference("malom/counts.tsv").lines().skip(1) {
         let f: Vec<&str> = line.split('\t').collect();
         let key = SectorKey::parse(f[0]).unwrap();
         let (w, b) = (key.w as usize, key.b as usize);
@@ -101,7 +86,7 @@ fn malom_sectors_agree_position_by_position() {
     let point = |n: &str| 1u32 << geo.point(n).unwrap_or_else(|| panic!("point {n}"));
     let set = |s: &str| s.split(',').map(point).fold(0, |a, b| a | b);
     let mut n = 0;
-    for line in reference("samples.tsv").lines().skip(1) {
+    for line in reference("malom/samples.tsv").lines().skip(1) {
         let f: Vec<&str> = line.split('\t').collect();
         let pos = Folded {
             own: set(f[1]),
