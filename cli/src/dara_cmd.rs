@@ -1,11 +1,16 @@
-//! `retro moves dara` and `retro perft dara`.
+//! `retro moves dara`, `retro perft dara`, `retro solve dara` and `retro analyse dara`.
 
 use crate::error::CliError;
 use crate::output;
 use crate::RuleArgs;
 use retro_engine::dara::{Dara, DaraProfile, Position};
 use retro_engine::Color;
+use retro_solver::dara_search::{search, value_of, Limits, Tables};
+use retro_solver::db::{Db, ProbeError};
+use retro_solver::rules::DaraRules;
+use retro_solver::value::Value as Val;
 use serde_json::{json, Value};
+use std::time::Instant;
 
 /// Builds the game from `--rule` settings (`--variant` is for Mill only).
 pub fn game(rules: &RuleArgs) -> Result<Dara, CliError> {
@@ -201,4 +206,235 @@ pub fn solve(
     }
     let db = retro_solver::db::Db::with_rules(retro_solver::rules::DaraRules { game: g }, dir);
     crate::solve_cmd::run_solve(&db, &targets, opts, "dara")
+}
+
+/// The value of a position when it is known for sure: the game is over, or a table holds it.
+fn exact_value(g: &Dara, t: &Tables, p: &Position) -> Result<Option<Val>, ProbeError> {
+    if let Some((loser, _)) = g.outcome(p) {
+        return Ok(Some(if loser == p.side {
+            Val::Loss(0)
+        } else {
+            Val::Win(0)
+        }));
+    }
+    if t.covers(p) {
+        return t.value(p).map(Some);
+    }
+    Ok(None)
+}
+
+fn value_row(text: String, v: Val) -> Value {
+    json!({"move": text, "result": v.result(), "plies": v.plies()})
+}
+
+/// The analysis of a position the tables hold: every move's value from the tables.
+fn table_analysis(
+    g: &Dara,
+    t: &Tables,
+    p: &Position,
+    pv: bool,
+) -> Result<Option<Value>, ProbeError> {
+    let Some(v) = exact_value(g, t, p)? else {
+        return Ok(None);
+    };
+    let mut list = Vec::new();
+    g.moves(p, &mut list);
+    let mut scored = Vec::new();
+    for (m, q) in &list {
+        let Some(c) = exact_value(g, t, q)? else {
+            return Ok(None);
+        };
+        scored.push((g.format_move(m), c.parent(), *q));
+    }
+    scored.sort_by(|a, b| b.1.preference().cmp(&a.1.preference()).then(a.0.cmp(&b.0)));
+    let best: Vec<&String> = scored
+        .iter()
+        .filter(|s| s.1.preference() == scored[0].1.preference())
+        .map(|s| &s.0)
+        .collect();
+    let mut out = json!({
+        "fen": g.format_position(p),
+        "result": v.result(),
+        "plies": v.plies(),
+        "proven": true,
+        "depth": null,
+        "source": "tables",
+        "best": best,
+        "moves": scored.iter().map(|s| value_row(s.0.clone(), s.1)).collect::<Vec<_>>(),
+    });
+    if g.outcome(p).is_some() {
+        out["game_over"] = json!(true);
+    }
+    if pv {
+        let mut line = Vec::new();
+        let mut cur = *p;
+        let limit = if matches!(v, Val::Draw) { 40 } else { 2000 };
+        while line.len() < limit && g.outcome(&cur).is_none() {
+            let mut ms = Vec::new();
+            g.moves(&cur, &mut ms);
+            let mut best: Option<(i32, String, Position)> = None;
+            for (m, q) in &ms {
+                let Some(c) = exact_value(g, t, q)? else {
+                    continue;
+                };
+                let pref = c.parent().preference();
+                if best.as_ref().is_none_or(|b| pref > b.0) {
+                    best = Some((pref, g.format_move(m), *q));
+                }
+            }
+            let Some((_, text, q)) = best else { break };
+            line.push(text);
+            cur = q;
+        }
+        out["pv"] = json!(line);
+    }
+    Ok(Some(out))
+}
+
+/// Result and plies of a search score (`"unknown"` when no forced result was found).
+fn score_row(score: i32, proven: bool) -> (&'static str, Option<u16>) {
+    match value_of(score) {
+        Some(v) => (v.result(), v.plies()),
+        None if proven => ("draw", None),
+        None => ("unknown", None),
+    }
+}
+
+fn analysis_json(
+    g: &Dara,
+    t: &Tables,
+    p: &Position,
+    pv: bool,
+    limits: Limits,
+) -> Result<Value, ProbeError> {
+    if let Some(out) = table_analysis(g, t, p, pv)? {
+        return Ok(out);
+    }
+    let r = search(g, t, p, limits)?.expect("a finished game has an exact value");
+    let (result, plies) = score_row(r.score, r.proven);
+    let best: Vec<String> = r
+        .moves
+        .iter()
+        .filter(|m| m.score == r.score)
+        .map(|m| g.format_move(&m.mv))
+        .collect();
+    let moves: Vec<Value> = r
+        .moves
+        .iter()
+        .map(|m| {
+            let (result, plies) = score_row(m.score, m.proven);
+            json!({"move": g.format_move(&m.mv), "result": result, "plies": plies, "score": m.score})
+        })
+        .collect();
+    Ok(json!({
+        "fen": g.format_position(p),
+        "result": result,
+        "plies": plies,
+        "proven": r.proven,
+        "depth": r.depth,
+        "source": "search",
+        "score": r.score,
+        "best": best,
+        "moves": moves,
+        "nodes": r.nodes,
+    }))
+}
+
+/// `retro analyse dara`: from the endgame tables where they hold the position, else by search
+/// with the tables at the leaves.
+#[allow(clippy::too_many_arguments)]
+pub fn analyse(
+    rules: &RuleArgs,
+    dir: &std::path::Path,
+    fen: Option<&str>,
+    pv: bool,
+    as_json: bool,
+    batch: Option<&str>,
+    depth: Option<u32>,
+    time: Option<f64>,
+) -> Result<(), CliError> {
+    let g = game(rules)?;
+    let limits = Limits {
+        depth: depth.unwrap_or(200),
+        time: output::time_limit(depth, time)?,
+    };
+    let db = Db::with_rules(DaraRules { game: g.clone() }, dir);
+    let tables = Tables::open(&db);
+    if let Some(path) = batch {
+        return output::batch(path, |i, line| match g.parse_position(line) {
+            Ok(p) => analysis_json(&g, &tables, &p, pv, limits)
+                .unwrap_or_else(|e| output::line_error(i, line, e)),
+            Err(e) => output::line_error(i, line, e),
+        });
+    }
+    let p = position(&g, fen)?;
+    let start = Instant::now();
+    let v = analysis_json(&g, &tables, &p, pv, limits).map_err(CliError::other)?;
+    if as_json {
+        println!("{v}");
+        return Ok(());
+    }
+    print!("{}", diagram(&g, &p));
+    println!("Position: {}", g.format_position(&p));
+    let describe = |r: &Value| match (r["result"].as_str(), r["plies"].as_u64()) {
+        (Some(res), Some(n)) => format!("{res} in {n} plies"),
+        (Some(res), None) => res.to_string(),
+        _ => "?".to_string(),
+    };
+    if v["source"] == "tables" {
+        println!(
+            "Value: {} (side to move; from the endgame tables)",
+            describe(&v)
+        );
+    } else {
+        let proven = v["proven"].as_bool().unwrap_or(false);
+        println!(
+            "Value: {} (side to move; {} at depth {}, score {})",
+            describe(&v),
+            if proven {
+                "proven by search: every deciding line reaches the end or a table"
+            } else {
+                "search result, not a proven value"
+            },
+            v["depth"],
+            v["score"]
+        );
+    }
+    let best: Vec<&str> = v["best"]
+        .as_array()
+        .map(|b| b.iter().filter_map(|x| x.as_str()).collect())
+        .unwrap_or_default();
+    println!("Best: {}", best.join(" "));
+    for m in v["moves"].as_array().into_iter().flatten() {
+        let score = if m["score"].is_null() {
+            String::new()
+        } else {
+            format!("  (score {})", m["score"])
+        };
+        println!(
+            "  {:<10} {}{score}",
+            m["move"].as_str().unwrap_or(""),
+            describe(m)
+        );
+    }
+    if let Some(line) = v["pv"].as_array() {
+        let names: Vec<&str> = line.iter().filter_map(|b| b.as_str()).collect();
+        println!("PV: {}", names.join(" "));
+    }
+    let sectors = tables.sectors();
+    if sectors.is_empty() {
+        println!(
+            "No endgame tables in {} (build them with: retro solve dara --max-stones 4 --dir {})",
+            db.folder.display(),
+            dir.display()
+        );
+    }
+    if !v["nodes"].is_null() {
+        println!(
+            "({} positions, {:.2} s)",
+            v["nodes"],
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
 }

@@ -135,14 +135,21 @@ retro solve mill --sector 3,3,0,0 --json"
         #[arg(long)]
         dry_run: bool,
     },
-    /// Perfect-play analysis of a position from the tables.
+    /// Perfect-play analysis of a position from the tables, or a search where none holds it.
     #[command(
         long_about = "Print the value of a position (win/draw/loss for the side to move and \
 the distance to the end in plies, winner shortest, loser longest), every legal move with its \
 value, and the best moves. --pv adds a principal variation. Without --fen: the start position.\n\n\
+mill: from the tables; a missing table is an error that names the solve command.\n\
+dara: from the endgame tables (`retro solve dara`) when they hold the position, else an \
+alpha-beta search (iterative deepening, transposition table, --depth/--time, default 2 s) \
+with the tables at its leaves; \"proven\" says whether the result is exact, \"depth\" how deep \
+it searched, and \"result\" is \"unknown\" when no forced result was found.\n\
+oaq: a search; scores are future net seeds for the side to move.\n\n\
 JSON (--json, and one line per FEN with --batch FILE or - for stdin): {\"fen\":..., \
 \"result\":\"win\"|\"draw\"|\"loss\", \"plies\":N or null, \"best\":[...], \"moves\":[{\"move\":..., \
-\"result\":..., \"plies\":...}]}. A missing table is an error that names the solve command."
+\"result\":..., \"plies\":...}]}, plus \"proven\", \"depth\", \"source\" (tables|search) and \
+\"score\" for Dara; Ô Ăn Quan: {\"fen\", \"score\", \"proven\", \"depth\", \"best\", \"moves\"}."
     )]
     Analyse {
         /// The game.
@@ -282,9 +289,26 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let opts = solve_cmd::SolveOpts { max_stones, threads, json, quiet, dry_run };
             dara_cmd::solve(&rules, &dir, &sectors, &opts)
         }
-        Command::Analyse { game: GameKind::Dara, .. } => Err(CliError::other(
-            "analysing Dara is not built yet (see the README's roadmap); `retro solve dara` builds its endgame tables",
-        )),
+        Command::Analyse {
+            game: GameKind::Dara,
+            rules,
+            dir,
+            fen,
+            pv,
+            json,
+            batch,
+            depth,
+            time,
+        } => dara_cmd::analyse(
+            &rules,
+            &dir,
+            fen.as_deref(),
+            pv,
+            json,
+            batch.as_deref(),
+            depth,
+            time,
+        ),
         Command::Analyse { game: GameKind::Oaq, rules, fen, json, batch, depth, time, .. } => {
             oaq_cmd::analyse(&rules, fen.as_deref(), json, batch.as_deref(), depth, time)
         }

@@ -6,7 +6,7 @@ use crate::RuleArgs;
 use retro_engine::oaq::{Oaq, OaqProfile, Position};
 use retro_solver::oaq_search::{search, Limits};
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Builds the game from `--rule` settings (`--variant` is for Mill only).
 pub fn game(rules: &RuleArgs) -> Result<Oaq, CliError> {
@@ -163,16 +163,7 @@ pub fn analyse(
     time: Option<f64>,
 ) -> Result<(), CliError> {
     let g = game(rules)?;
-    let time = match (depth, time) {
-        (_, Some(t)) if !(t > 0.0 && t < 1e6) => {
-            return Err(CliError::input(
-                "--time must be a positive number of seconds",
-            ))
-        }
-        (_, Some(t)) => Some(Duration::from_secs_f64(t)),
-        (Some(_), None) => None,
-        (None, None) => Some(Duration::from_secs(2)),
-    };
+    let time = output::time_limit(depth, time)?;
     let limits = Limits {
         depth: depth.unwrap_or(200),
         time,

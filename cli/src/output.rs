@@ -104,3 +104,18 @@ pub fn perft_roots<P: Sync>(
     };
     Ok((parts, nodes, start.elapsed().as_secs_f64()))
 }
+
+/// The time budget of a search: `--time` seconds, none when only `--depth` is given, else 2 s.
+pub fn time_limit(
+    depth: Option<u32>,
+    time: Option<f64>,
+) -> Result<Option<std::time::Duration>, CliError> {
+    match (depth, time) {
+        (_, Some(t)) if !(t > 0.0 && t < 1e6) => Err(CliError::input(
+            "--time must be a positive number of seconds",
+        )),
+        (_, Some(t)) => Ok(Some(std::time::Duration::from_secs_f64(t))),
+        (Some(_), None) => Ok(None),
+        (None, None) => Ok(Some(std::time::Duration::from_secs(2))),
+    }
+}

@@ -1,5 +1,6 @@
 //! Retrograde analysis of Mill games into memory-mapped tables, and probing them.
 
+pub mod dara_search;
 pub mod db;
 pub mod index;
 pub mod mill_gen;

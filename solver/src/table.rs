@@ -3,7 +3,7 @@
 
 use crate::sector::SectorKey;
 use crate::value::{Value, MAX_DISTANCE};
-use memmap2::Mmap;
+use memmap2::{Advice, Mmap};
 use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -126,21 +126,30 @@ impl Header {
             longest_win: 0,
             longest_loss: 0,
         };
-        for &v in values {
-            match Value::decode(v) {
-                Some(Value::Win(d)) => {
-                    h.wins += 1;
-                    h.longest_win = h.longest_win.max(d);
-                }
-                Some(Value::Loss(d)) => {
-                    h.losses += 1;
-                    h.longest_loss = h.longest_loss.max(d);
-                }
-                Some(Value::Draw) => h.draws += 1,
-                None => h.wasted += 1,
-            }
-        }
+        h.tally(values.iter().copied());
         h
+    }
+
+    /// Adds stored codes to the counts (branch-free: tables are read whole when opened).
+    fn tally(&mut self, codes: impl Iterator<Item = u16>) {
+        let (mut w, mut d, mut l, mut x) = (0u64, 0u64, 0u64, 0u64);
+        let (mut lw, mut ll) = (self.longest_win, self.longest_loss);
+        for v in codes {
+            let class = v >> 14;
+            let dist = v & MAX_DISTANCE;
+            d += (class == 0) as u64;
+            l += (class == 1) as u64;
+            w += (class == 2) as u64;
+            x += (class == 3) as u64;
+            lw = lw.max(dist * (class == 2) as u16);
+            ll = ll.max(dist * (class == 1) as u16);
+        }
+        self.wins += w;
+        self.draws += d;
+        self.losses += l;
+        self.wasted += x;
+        self.longest_win = lw;
+        self.longest_loss = ll;
     }
 
     fn encode(&self) -> [u8; HEADER_SIZE] {
@@ -256,6 +265,29 @@ pub fn write(path: &Path, header: &Header, values: &[u16]) -> Result<(), TableEr
     Ok(())
 }
 
+/// Checks a header's counts: they add up, and they match `recount`, the counts of the values
+/// actually stored.
+fn check_counts(path: &Path, h: &Header, recount: &Header) -> Result<(), TableError> {
+    let total = h
+        .wins
+        .checked_add(h.draws)
+        .and_then(|t| t.checked_add(h.losses))
+        .and_then(|t| t.checked_add(h.wasted));
+    if total != Some(h.slots) || h.longest_win > MAX_DISTANCE || h.longest_loss > MAX_DISTANCE {
+        return Err(TableError::Corrupt(
+            path.to_path_buf(),
+            "header counts do not add up".into(),
+        ));
+    }
+    if recount != h {
+        return Err(TableError::Corrupt(
+            path.to_path_buf(),
+            "header counts do not match the stored values".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// An open, verified table: its header and memory-mapped values.
 pub struct Table {
     /// The header.
@@ -296,44 +328,30 @@ impl Table {
             ));
         }
         let stored = u64::from_le_bytes(map[body_end..body_end + 8].try_into().expect("8 bytes"));
-        if checksum(&map[..body_end]) != stored {
+        // One pass over the file: the checksum of every byte and the counts of the values.
+        // Read-ahead helps the pass; probing afterwards jumps around.
+        let _ = map.advise(Advice::Sequential);
+        let mut sum = Checksum::new(body_end as u64);
+        sum.update(&map[..HEADER_SIZE]);
+        let mut recount = Header::from_values(header.game, &header.fingerprint, header.sector, &[]);
+        for chunk in map[HEADER_SIZE..body_end].chunks(1 << 20) {
+            sum.update(chunk);
+            recount.tally(
+                chunk
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]])),
+            );
+        }
+        recount.slots = header.slots;
+        if sum.finish() != stored {
             return Err(TableError::Corrupt(
                 path.to_path_buf(),
                 "checksum mismatch".into(),
             ));
         }
-        let table = Table { header, map };
-        table.check_counts(path)?;
-        Ok(table)
-    }
-
-    fn check_counts(&self, path: &Path) -> Result<(), TableError> {
-        let h = &self.header;
-        let total = h
-            .wins
-            .checked_add(h.draws)
-            .and_then(|t| t.checked_add(h.losses))
-            .and_then(|t| t.checked_add(h.wasted));
-        if total != Some(h.slots) || h.longest_win > MAX_DISTANCE || h.longest_loss > MAX_DISTANCE {
-            return Err(TableError::Corrupt(
-                path.to_path_buf(),
-                "header counts do not add up".into(),
-            ));
-        }
-        // The counts must describe the values actually stored.
-        let body = &self.map[HEADER_SIZE..HEADER_SIZE + 2 * h.slots as usize];
-        let values: Vec<u16> = body
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect();
-        let recount = Header::from_values(h.game, &h.fingerprint, h.sector, &values);
-        if recount != *h {
-            return Err(TableError::Corrupt(
-                path.to_path_buf(),
-                "header counts do not match the stored values".into(),
-            ));
-        }
-        Ok(())
+        check_counts(path, &header, &recount)?;
+        let _ = map.advise(Advice::Random);
+        Ok(Table { header, map })
     }
 
     /// The raw code of a slot.
