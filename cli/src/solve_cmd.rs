@@ -96,8 +96,7 @@ pub struct SolveOpts {
     pub dry_run: bool,
 }
 
-/// Bytes per slot while a unit is solved (value, counter, longest losing move out).
-const SOLVE_BYTES_PER_SLOT: u64 = 5;
+use retro_solver::solve::SOLVE_BYTES_PER_SLOT;
 
 fn dry_run<R: SectorRules>(
     db: &Db<R>,

@@ -5,6 +5,7 @@ use crate::retro::{count, solve_unit, Counts, Progress};
 use crate::rules::SectorRules;
 use crate::sector::{plan, SectorKey};
 use crate::table::{self, Header, TableError};
+use std::path::Path;
 use std::time::Instant;
 
 /// What happened to one sector.
@@ -61,45 +62,68 @@ impl SolveObserver for () {
     fn sector_done(&self, _: &SectorReport) {}
 }
 
-/// Refuses, with the numbers, a unit that the machine's free memory or disk cannot hold.
+/// Peak memory per slot while a unit is solved, as measured: values, counters and longest-loss
+/// entries (5 bytes) plus the frontier lists and the mapped tables of the sectors it depends on.
+pub const SOLVE_BYTES_PER_SLOT: u64 = 9;
+
+/// Memory and disk a unit of `slots` slots in `sectors` sectors needs, in bytes.
+pub fn unit_needs(slots: u64, sectors: usize) -> (u64, u64) {
+    (
+        slots.saturating_mul(SOLVE_BYTES_PER_SLOT),
+        slots
+            .saturating_mul(2)
+            .saturating_add(4096 * sectors as u64),
+    )
+}
+
+/// Refuses, with the numbers, a unit whose needs exceed the `memory` available or the `disk`
+/// free in `folder` (`None`: unknown, not checked).
+pub fn check_room(
+    unit: &[SectorKey],
+    slots: u64,
+    memory: Option<u64>,
+    disk: Option<u64>,
+    folder: &Path,
+) -> Result<(), SolveError> {
+    use crate::resources::human;
+    let (need_memory, need_disk) = unit_needs(slots, unit.len());
+    let name = unit
+        .iter()
+        .map(|k| k.to_string())
+        .collect::<Vec<_>>()
+        .join("+");
+    if let Some(avail) = memory.filter(|&a| need_memory > a) {
+        return Err(SolveError::Resources(format!(
+            "sector {name} needs about {} of memory, {} is available",
+            human(need_memory),
+            human(avail)
+        )));
+    }
+    if let Some(free) = disk.filter(|&f| need_disk > f) {
+        return Err(SolveError::Resources(format!(
+            "sector {name} needs about {} of disk in {}, {} is free",
+            human(need_disk),
+            folder.display(),
+            human(free)
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a unit that the machine's free memory or disk cannot hold.
 fn check_resources<R: SectorRules>(
     db: &Db<R>,
     unit: &[SectorKey],
     slots: u64,
 ) -> Result<(), SolveError> {
-    use crate::resources::{available_memory, free_disk, human};
-    // Values, counters and longest-loss entries while solving (5 bytes a slot), plus room for
-    // the frontier lists; tables take 2 bytes a slot on disk.
-    let memory = slots * 5 + slots;
-    let disk = slots * 2 + 4096 * unit.len() as u64;
-    if let Some(avail) = available_memory() {
-        if memory > avail {
-            return Err(SolveError::Resources(format!(
-                "sector {} needs about {} of memory, {} is available",
-                unit.iter()
-                    .map(|k| k.to_string())
-                    .collect::<Vec<_>>()
-                    .join("+"),
-                human(memory),
-                human(avail)
-            )));
-        }
-    }
-    if let Some(free) = free_disk(&db.folder) {
-        if disk > free {
-            return Err(SolveError::Resources(format!(
-                "sector {} needs about {} of disk in {}, {} is free",
-                unit.iter()
-                    .map(|k| k.to_string())
-                    .collect::<Vec<_>>()
-                    .join("+"),
-                human(disk),
-                db.folder.display(),
-                human(free)
-            )));
-        }
-    }
-    Ok(())
+    use crate::resources::{available_memory, free_disk};
+    check_room(
+        unit,
+        slots,
+        available_memory(),
+        free_disk(&db.folder),
+        &db.folder,
+    )
 }
 
 /// Solves `targets` and every sector they depend on, in dependency order. Sectors whose tables
@@ -115,10 +139,9 @@ pub fn solve<R: SectorRules>(
     let units = plan(&db.rules, targets);
     // Fail now, not after solving a unit, if the tables cannot be written.
     let probe = db.folder.join(".write-test");
-    std::fs::create_dir_all(&db.folder)
-        .and_then(|_| std::fs::write(&probe, b"ok"))
-        .and_then(|_| std::fs::remove_file(&probe))
-        .map_err(|e| SolveError::Table(TableError::Io(db.folder.clone(), e)))?;
+    let written = std::fs::create_dir_all(&db.folder).and_then(|_| std::fs::write(&probe, b"ok"));
+    let _ = std::fs::remove_file(&probe);
+    written.map_err(|e| SolveError::Table(TableError::Io(db.folder.clone(), e)))?;
     let mut reports = Vec::new();
     let total = units.len();
     for (i, unit) in units.iter().enumerate() {
@@ -173,4 +196,45 @@ pub fn solve<R: SectorRules>(
         }
     }
     Ok(reports)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit() -> Vec<SectorKey> {
+        vec![
+            SectorKey {
+                w: 5,
+                b: 6,
+                wf: 0,
+                bf: 0,
+            },
+            SectorKey {
+                w: 6,
+                b: 5,
+                wf: 0,
+                bf: 0,
+            },
+        ]
+    }
+
+    #[test]
+    fn room_check_refuses_with_the_numbers() {
+        let folder = Path::new("/some/folder");
+        let slots = 144_232_144;
+        let (m, d) = unit_needs(slots, 2);
+        assert!(check_room(&unit(), slots, Some(m), Some(d), folder).is_ok());
+        assert!(check_room(&unit(), slots, None, None, folder).is_ok());
+        let e = check_room(&unit(), slots, Some(m - 1), Some(d), folder)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("5_6_0_0+6_5_0_0") && e.contains("memory"), "{e}");
+        assert!(e.contains(&crate::resources::human(m)), "{e}");
+        let e = check_room(&unit(), slots, Some(m), Some(d - 1), folder)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("disk in /some/folder"), "{e}");
+        assert!(check_room(&unit(), u64::MAX, Some(u64::MAX - 1), None, folder).is_err());
+    }
 }
