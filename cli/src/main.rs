@@ -4,6 +4,7 @@ mod dara_cmd;
 mod error;
 mod mill_cmd;
 mod oaq_cmd;
+mod oaq_solve_cmd;
 mod output;
 mod solve_cmd;
 
@@ -269,12 +270,24 @@ fn run(cli: Cli) -> Result<(), CliError> {
             json,
             ..
         } => oaq_cmd::perft(&rules, fen.as_deref(), depth, divide, threads, json),
-        Command::Moves { game: GameKind::Dara, rules, fen, json, batch, .. } => {
-            dara_cmd::moves(&rules, fen.as_deref(), json, batch.as_deref())
-        }
-        Command::Perft { game: GameKind::Dara, rules, fen, depth, divide, threads, json, .. } => {
-            dara_cmd::perft(&rules, fen.as_deref(), depth, divide, threads, json)
-        }
+        Command::Moves {
+            game: GameKind::Dara,
+            rules,
+            fen,
+            json,
+            batch,
+            ..
+        } => dara_cmd::moves(&rules, fen.as_deref(), json, batch.as_deref()),
+        Command::Perft {
+            game: GameKind::Dara,
+            rules,
+            fen,
+            depth,
+            divide,
+            threads,
+            json,
+            ..
+        } => dara_cmd::perft(&rules, fen.as_deref(), depth, divide, threads, json),
         Command::Solve {
             game: GameKind::Dara,
             rules,
@@ -286,7 +299,13 @@ fn run(cli: Cli) -> Result<(), CliError> {
             quiet,
             dry_run,
         } => {
-            let opts = solve_cmd::SolveOpts { max_stones, threads, json, quiet, dry_run };
+            let opts = solve_cmd::SolveOpts {
+                max_stones,
+                threads,
+                json,
+                quiet,
+                dry_run,
+            };
             dara_cmd::solve(&rules, &dir, &sectors, &opts)
         }
         Command::Analyse {
@@ -309,12 +328,43 @@ fn run(cli: Cli) -> Result<(), CliError> {
             depth,
             time,
         ),
-        Command::Analyse { game: GameKind::Oaq, rules, fen, json, batch, depth, time, .. } => {
-            oaq_cmd::analyse(&rules, fen.as_deref(), json, batch.as_deref(), depth, time)
+        Command::Analyse {
+            game: GameKind::Oaq,
+            rules,
+            dir,
+            fen,
+            json,
+            batch,
+            depth,
+            time,
+            ..
+        } => oaq_cmd::analyse(
+            &rules,
+            &dir,
+            fen.as_deref(),
+            json,
+            batch.as_deref(),
+            depth,
+            time,
+        ),
+        Command::Solve {
+            game: GameKind::Oaq,
+            rules,
+            dir,
+            threads,
+            json,
+            quiet,
+            max_stones,
+            sectors,
+            dry_run,
+        } => {
+            if max_stones.is_some() || !sectors.is_empty() || dry_run {
+                return Err(CliError::input(
+                    "--max-stones, --sector and --dry-run are for Mill and Dara; Ô Ăn Quan is solved whole (--rule seeds=K,M)",
+                ));
+            }
+            oaq_solve_cmd::solve_cmd(&rules, &dir, threads, json, quiet)
         }
-        Command::Solve { game: GameKind::Oaq, .. } => Err(CliError::other(
-            "solving Ô Ăn Quan exactly is not built yet (see the README's roadmap); `retro analyse oaq` searches",
-        )),
         Command::Solve {
             game: GameKind::Mill,
             rules,

@@ -1,10 +1,13 @@
-//! `retro moves oaq` and `retro perft oaq`.
+//! `retro moves oaq`, `retro perft oaq` and `retro analyse oaq`.
 
 use crate::error::CliError;
 use crate::output;
 use crate::RuleArgs;
 use retro_engine::oaq::{Oaq, OaqProfile, Position};
+use retro_solver::oaq_index::OaqIndex;
 use retro_solver::oaq_search::{search, Limits};
+use retro_solver::oaq_solve::gain;
+use retro_solver::oaq_table::OaqTable;
 use serde_json::{json, Value};
 use std::time::Instant;
 
@@ -119,7 +122,45 @@ pub fn perft(
     Ok(())
 }
 
-fn analysis_json(g: &Oaq, p: &Position, limits: Limits) -> Value {
+/// The answer of a solved game's table, when it holds the position.
+fn table_json(g: &Oaq, table: &Solved, p: &Position) -> Option<Value> {
+    let (t, idx) = table;
+    let v = t.value(g, idx, p)?;
+    let mut list = Vec::new();
+    g.moves(p, &mut list);
+    let mut moves = Vec::new();
+    for (m, turn) in &list {
+        let child = t.value(g, idx, &turn.position)?;
+        moves.push((g.format_move(m), gain(turn) - child));
+    }
+    let top = moves.iter().map(|m| m.1).max();
+    let best: Vec<&String> = moves
+        .iter()
+        .filter(|m| Some(m.1) == top)
+        .map(|m| &m.0)
+        .collect();
+    let mut out = json!({
+        "fen": g.format_position(p),
+        "score": v,
+        "proven": true,
+        "depth": null,
+        "source": "table",
+        "best": best,
+        "moves": moves.iter().map(|(m, s)| json!({"move": m, "score": s})).collect::<Vec<_>>(),
+    });
+    if list.is_empty() {
+        out["game_over"] = json!(true);
+    }
+    Some(out)
+}
+
+/// A solved game's table with its index.
+type Solved = (OaqTable, OaqIndex);
+
+fn analysis_json(g: &Oaq, table: Option<&Solved>, p: &Position, limits: Limits) -> Value {
+    if let Some(out) = table.and_then(|t| table_json(g, t, p)) {
+        return out;
+    }
     let Some(r) = search(g, p, limits) else {
         let f = g
             .outcome(p)
@@ -147,15 +188,19 @@ fn analysis_json(g: &Oaq, p: &Position, limits: Limits) -> Value {
         "score": r.score,
         "proven": r.proven,
         "depth": r.depth,
+        "source": "search",
         "best": best,
         "moves": moves,
         "nodes": r.nodes,
     })
 }
 
-/// `retro analyse oaq`: search (no tables yet), scores as future net seeds for the side to move.
+/// `retro analyse oaq`: from the game's table when `retro solve oaq` built one for these rules,
+/// else by search; scores as future net seeds for the side to move.
+#[allow(clippy::too_many_arguments)]
 pub fn analyse(
     rules: &RuleArgs,
+    dir: &std::path::Path,
     fen: Option<&str>,
     as_json: bool,
     batch: Option<&str>,
@@ -168,15 +213,16 @@ pub fn analyse(
         depth: depth.unwrap_or(200),
         time,
     };
+    let table = crate::oaq_solve_cmd::open_table(&g, dir)?.map(|t| (t, OaqIndex::new(&g)));
     if let Some(path) = batch {
         return output::batch(path, |i, line| match g.parse_position(line) {
-            Ok(p) => analysis_json(&g, &p, limits),
+            Ok(p) => analysis_json(&g, table.as_ref(), &p, limits),
             Err(e) => output::line_error(i, line, e),
         });
     }
     let p = position(&g, fen)?;
     let start = Instant::now();
-    let v = analysis_json(&g, &p, limits);
+    let v = analysis_json(&g, table.as_ref(), &p, limits);
     if as_json {
         println!("{v}");
         return Ok(());
@@ -184,16 +230,23 @@ pub fn analyse(
     print!("{}", g.diagram(&p));
     println!("Position: {}", g.format_position(&p));
     let proven = v["proven"].as_bool().unwrap_or(false);
-    println!(
-        "Score: {} future net seeds for the side to move ({}, depth {})",
-        v["score"],
-        if proven {
-            "proven: every line reaches the end"
-        } else {
-            "search result, not a proven value"
-        },
-        v["depth"]
-    );
+    if v["source"] == "table" {
+        println!(
+            "Score: {} future net seeds for the side to move (proven: from the solved game's table)",
+            v["score"]
+        );
+    } else {
+        println!(
+            "Score: {} future net seeds for the side to move ({}, depth {})",
+            v["score"],
+            if proven {
+                "proven: every line reaches the end"
+            } else {
+                "search result, not a proven value"
+            },
+            v["depth"]
+        );
+    }
     let best: Vec<&str> = v["best"]
         .as_array()
         .map(|b| b.iter().filter_map(|x| x.as_str()).collect())
@@ -202,10 +255,12 @@ pub fn analyse(
     for m in v["moves"].as_array().into_iter().flatten() {
         println!("  {:<4} {}", m["move"].as_str().unwrap_or(""), m["score"]);
     }
-    println!(
-        "({} positions, {:.2} s)",
-        v["nodes"],
-        start.elapsed().as_secs_f64()
-    );
+    if v["source"] == "search" {
+        println!(
+            "({} positions, {:.2} s)",
+            v["nodes"],
+            start.elapsed().as_secs_f64()
+        );
+    }
     Ok(())
 }

@@ -6,6 +6,7 @@ use crate::RuleArgs;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use retro_engine::mill::{Mill, Position};
 use retro_solver::db::{Db, ProbeError};
+use retro_solver::oaq_table::{is_oaq_table, OaqTable};
 use retro_solver::retro::Progress;
 use retro_solver::rules::SectorRules;
 use retro_solver::sector::{moving_phase, start_sector, SectorKey};
@@ -433,6 +434,16 @@ fn table_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Whether a file's header says it holds an Ô Ăn Quan table (read errors: let the sector
+/// reader report them).
+fn is_oaq_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 24];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|_| is_oaq_table(&head))
+}
+
 /// `retro verify`.
 pub fn verify_cmd(dir: &Path, as_json: bool) -> Result<(), CliError> {
     let mut files = Vec::new();
@@ -447,19 +458,28 @@ pub fn verify_cmd(dir: &Path, as_json: bool) -> Result<(), CliError> {
                 "unfinished temporary file (an interrupted solve); `retro solve` rebuilds it"
                     .to_string(),
             )
+        } else if is_oaq_file(f) {
+            OaqTable::open(f)
+                .map(|t| {
+                    format!(
+                        "Ô Ăn Quan, {} positions ({})",
+                        t.header.positions(),
+                        t.header.fingerprint
+                    )
+                })
+                .map_err(|e| e.to_string())
         } else {
-            Table::open(f).map(|t| t.header).map_err(|e| e.to_string())
+            Table::open(f)
+                .map(|t| {
+                    let h = t.header;
+                    format!("sector {} slots {} ({})", h.sector, h.slots, h.fingerprint)
+                })
+                .map_err(|e| e.to_string())
         };
         match r {
-            Ok(h) => {
+            Ok(what) => {
                 if !as_json {
-                    println!(
-                        "ok    {}  sector {} slots {} ({})",
-                        f.display(),
-                        h.sector,
-                        h.slots,
-                        h.fingerprint
-                    );
+                    println!("ok    {}  {what}", f.display());
                 }
                 rows.push(json!({"file": f.display().to_string(), "ok": true}));
             }

@@ -36,6 +36,14 @@ pub fn free_disk(_path: &Path) -> Option<u64> {
     None
 }
 
+/// Peak resident memory of this process so far (`VmHWM` of `/proc/self/status`), in bytes.
+pub fn peak_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 /// Human-readable bytes.
 pub fn human(bytes: u64) -> String {
     let g = bytes as f64 / (1u64 << 30) as f64;

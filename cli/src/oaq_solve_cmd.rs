@@ -1,0 +1,175 @@
+//! `retro solve oaq`: the exact values of a whole small Ô Ăn Quan game, into one table.
+
+use crate::error::CliError;
+use crate::oaq_cmd::game;
+use crate::RuleArgs;
+use indicatif::{ProgressBar, ProgressStyle};
+use retro_engine::oaq::Oaq;
+use retro_solver::db::fingerprint_hash;
+use retro_solver::oaq_index::OaqIndex;
+use retro_solver::oaq_solve::{solve, OaqProgress};
+use retro_solver::oaq_table::{write, OaqHeader, OaqTable};
+use retro_solver::resources::{human, peak_memory};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Where the table of a game's rules lives under `dir`.
+pub fn table_path(g: &Oaq, dir: &Path) -> PathBuf {
+    let fp = g.profile.fingerprint();
+    dir.join(format!("oaq-{:016x}", fingerprint_hash(&fp)))
+        .join("game.rtb")
+}
+
+struct Spinner(ProgressBar);
+
+impl OaqProgress for Spinner {
+    fn reached(&self, positions: u64) {
+        self.0
+            .set_message(format!("marking reachable positions: {positions}"));
+        self.0.tick();
+    }
+    fn sweep(&self, sweep: u32, changed: u64) {
+        if std::env::var_os("RETRO_TIMING").is_some() {
+            eprintln!(
+                "sweep {sweep}: {changed} values moved ({:.2} s)",
+                self.0.elapsed().as_secs_f64()
+            );
+        }
+        self.0
+            .set_message(format!("value sweep {sweep}: {changed} values moved"));
+        self.0.tick();
+    }
+}
+
+/// Opens the table of a game's rules, checking that it was built for them.
+pub fn open_table(g: &Oaq, dir: &Path) -> Result<Option<OaqTable>, CliError> {
+    let path = table_path(g, dir);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let t = OaqTable::open(&path).map_err(CliError::other)?;
+    if t.header.fingerprint != g.profile.fingerprint() {
+        return Err(CliError::other(format!(
+            "{}: table built for other rules ({:?}), expected {:?}",
+            path.display(),
+            t.header.fingerprint,
+            g.profile.fingerprint()
+        )));
+    }
+    Ok(Some(t))
+}
+
+/// `retro solve oaq`.
+pub fn solve_cmd(
+    rules: &RuleArgs,
+    dir: &Path,
+    threads: Option<usize>,
+    as_json: bool,
+    quiet: bool,
+) -> Result<(), CliError> {
+    let g = game(rules)?;
+    if g.profile.total_seeds() > 40 {
+        return Err(CliError::input(format!(
+            "{} seeds: too many to solve whole on one machine (try --rule seeds=2,2); \
+             `retro analyse oaq` searches bigger games",
+            g.profile.total_seeds()
+        )));
+    }
+    let path = table_path(&g, dir);
+    let start_time = Instant::now();
+    // A table that verifies is kept; a damaged or stale one is rebuilt.
+    let kept = match open_table(&g, dir) {
+        Ok(Some(t)) => Some(t),
+        Ok(None) => None,
+        Err(e) => {
+            if !quiet {
+                eprintln!("rebuilding: {}", e.message);
+            }
+            None
+        }
+    };
+    let (header, start_value, stats, reused) = match kept {
+        Some(t) => {
+            let start = t.value(&g, &OaqIndex::new(&g), &g.start()).ok_or_else(|| {
+                CliError::other(format!("{}: the start position is missing", path.display()))
+            })?;
+            (t.header.clone(), start, None, true)
+        }
+        None => {
+            let pool = crate::output::pool(threads)?;
+            let bar = if quiet {
+                ProgressBar::hidden()
+            } else {
+                ProgressBar::new_spinner()
+            };
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                    .expect("template"),
+            );
+            let spinner = Spinner(bar);
+            let solved = pool
+                .install(|| solve(&g, &spinner))
+                .map_err(CliError::other)?;
+            spinner.0.finish_and_clear();
+            let seeds = [g.profile.citizen_seeds, g.profile.mandarin_start()];
+            let header = OaqHeader::from_values(&g.profile.fingerprint(), seeds, &solved.values);
+            write(&path, &header, &solved.values).map_err(CliError::other)?;
+            (header, solved.start, Some(solved.stats), false)
+        }
+    };
+    let secs = start_time.elapsed().as_secs_f64();
+    let peak = peak_memory();
+    if as_json {
+        let mut out = json!({
+            "rules": g.profile.fingerprint(),
+            "table": path.display().to_string(),
+            "reused": reused,
+            "positions": header.positions(),
+            "slots": header.slots,
+            "start_value": start_value,
+            "positive": header.positive,
+            "zero": header.zero,
+            "negative": header.negative,
+            "max": header.max,
+            "min": header.min,
+            "seconds": secs,
+            "peak_memory_bytes": peak,
+        });
+        if let Some(s) = &stats {
+            out["moves"] = json!(s.moves);
+            out["finished_games"] = json!(s.terminal);
+            out["sweeps"] = json!(s.sweeps);
+        }
+        println!("{out}");
+        return Ok(());
+    }
+    println!("Ô Ăn Quan, {}", g.profile.fingerprint());
+    println!(
+        "{} reachable positions{}",
+        header.positions(),
+        if reused {
+            " (table kept: it verifies)"
+        } else {
+            ""
+        }
+    );
+    if let Some(s) = &stats {
+        println!(
+            "{} moves, {} finished games, {} index slots, {} value sweeps",
+            s.moves, s.terminal, s.slots, s.sweeps
+        );
+    }
+    println!(
+        "values for the side to move: {} positive, {} zero, {} negative; from {} to {}",
+        header.positive, header.zero, header.negative, header.min, header.max
+    );
+    println!("start position: {start_value:+} (future net seeds for South, who moves first)");
+    println!(
+        "{:.2} s, peak memory {}, table {}",
+        secs,
+        peak.map_or("?".to_string(), human),
+        path.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,264 @@
+//! Exact values of whole small Ô Ăn Quan games (RULES.md 3.9).
+//!
+//! Positions are taken without their stores (they do not change what happens next) and live in
+//! the dense index of `oaq_index.rs`. First every position reachable from the start is marked
+//! (parallel breadth-first search over a bit set). Then the values: with `P` what the mover can
+//! force when endless play counts as a loss for it and `M` what it gets when endless play counts
+//! as a win, the value is `P` if `P > 0`, `M` if `M < 0`, else 0, where
+//!
+//! `P(x) = max over moves (gain - M(child))`, `M(x) = max over moves (gain - P(child))`,
+//!
+//! the gain being the seeds captured minus 5 for a refill, and a finished game's `P = M =` its
+//! final collection (own row minus the opponent's). `P` is the least solution (iterated up from
+//! minus infinity: the mover must end the game to score) and `M` the greatest (iterated down
+//! from plus infinity). The sweeps update in place, in parallel; they stop when a whole sweep
+//! changes nothing, and then the values are exact. As the iterates of `P` stay below its
+//! solution and those of `M` above theirs (which is at least `P`'s), a position whose two
+//! iterates meet is final and is not looked at again. A gain the mover could force beyond every
+//! bound would make the sweeps climb for ever: the solve stops with an error when a value
+//! passes ±30000 or after a sweep limit, rather than store a wrong value.
+
+use crate::oaq_index::OaqIndex;
+use rayon::prelude::*;
+use retro_engine::oaq::{Oaq, Position};
+use std::sync::atomic::{AtomicBool, AtomicI16, AtomicU64, Ordering::Relaxed};
+
+/// Value code of a slot that holds no reachable position.
+pub const UNREACHABLE: i16 = i16::MIN;
+/// Largest finite value magnitude; beyond it a solve stops.
+pub const MAX_FINITE: i16 = 30_000;
+const NEG_INF: i16 = i16::MIN + 1;
+const POS_INF: i16 = i16::MAX;
+const CHUNK: u64 = 1 << 14;
+/// Sweeps after which a solve gives up (values still changing).
+pub const MAX_SWEEPS: u32 = 10_000;
+
+/// The value of a finished game for the side to move: the final collection, own row minus the
+/// opponent's (`None` when the game goes on).
+pub fn final_value(g: &Oaq, p: &Position) -> Option<i16> {
+    let f = g.outcome(p)?;
+    let s = p.side.index();
+    Some((f.stores[s] - p.stores[s]) - (f.stores[1 - s] - p.stores[1 - s]))
+}
+
+/// The gain of a turn for the mover.
+pub fn gain(t: &retro_engine::oaq::Turn) -> i16 {
+    t.captured - if t.refilled { 5 } else { 0 }
+}
+
+/// What a solve reports as it goes.
+pub trait OaqProgress: Sync {
+    /// Positions marked reachable so far.
+    fn reached(&self, _positions: u64) {}
+    /// A value sweep finished; `changed` positions moved.
+    fn sweep(&self, _sweep: u32, _changed: u64) {}
+}
+
+impl OaqProgress for () {}
+
+/// Figures of a solve.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Index slots.
+    pub slots: u64,
+    /// Reachable positions.
+    pub positions: u64,
+    /// Finished games among them.
+    pub terminal: u64,
+    /// Moves out of reachable positions.
+    pub moves: u64,
+    /// Value sweeps until nothing changed.
+    pub sweeps: u32,
+}
+
+/// The solved game: a value code per index slot.
+pub struct Solved {
+    /// The index.
+    pub index: OaqIndex,
+    /// Per slot: the value for the side to move, or [`UNREACHABLE`].
+    pub values: Vec<i16>,
+    /// Value of the start position.
+    pub start: i16,
+    /// Figures.
+    pub stats: Stats,
+}
+
+fn bit(set: &[AtomicU64], i: u64) -> bool {
+    set[(i / 64) as usize].load(Relaxed) >> (i % 64) & 1 == 1
+}
+
+/// Marks every position reachable from the start; returns the reachable and finished-game sets.
+fn reach(g: &Oaq, idx: &OaqIndex, progress: &dyn OaqProgress) -> (Vec<AtomicU64>, Vec<AtomicU64>) {
+    let words = idx.size().div_ceil(64) as usize;
+    let seen: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
+    let done: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
+    let start = idx.start_slot();
+    seen[(start / 64) as usize].fetch_or(1 << (start % 64), Relaxed);
+    let mut frontier = vec![start];
+    let mut total = 1u64;
+    while !frontier.is_empty() {
+        frontier = frontier
+            .par_chunks(1 << 12)
+            .flat_map_iter(|chunk| {
+                let mut out = Vec::new();
+                let mut list = Vec::with_capacity(10);
+                for &slot in chunk {
+                    let p = idx.unrank(g, slot).expect("a slot of the index");
+                    if g.outcome(&p).is_some() {
+                        done[(slot / 64) as usize].fetch_or(1 << (slot % 64), Relaxed);
+                        continue;
+                    }
+                    g.moves(&p, &mut list);
+                    for (_, t) in &list {
+                        let c = idx.rank(&t.position);
+                        let mask = 1u64 << (c % 64);
+                        if seen[(c / 64) as usize].fetch_or(mask, Relaxed) & mask == 0 {
+                            out.push(c);
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        total += frontier.len() as u64;
+        progress.reached(total);
+    }
+    (seen, done)
+}
+
+/// Enumerates and solves a whole game.
+pub fn solve(g: &Oaq, progress: &dyn OaqProgress) -> Result<Solved, String> {
+    let idx = OaqIndex::new(g);
+    let n = idx.size();
+    let (seen, done) = reach(g, &idx, progress);
+    // P and M per slot; finished games hold their final value in both.
+    let p: Vec<AtomicI16> = (0..n).map(|_| AtomicI16::new(NEG_INF)).collect();
+    let m: Vec<AtomicI16> = (0..n).map(|_| AtomicI16::new(POS_INF)).collect();
+    let counts: (u64, u64, u64) = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let (mut reachable, mut terminal, mut moves) = (0, 0, 0);
+            for slot in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                if !bit(&seen, slot) {
+                    continue;
+                }
+                reachable += 1;
+                let pos = idx.unrank(g, slot).expect("a slot of the index");
+                if bit(&done, slot) {
+                    terminal += 1;
+                    let v = final_value(g, &pos).expect("a finished game");
+                    p[slot as usize].store(v, Relaxed);
+                    m[slot as usize].store(v, Relaxed);
+                } else {
+                    moves += g.count_moves(&pos) as u64;
+                }
+            }
+            (reachable, terminal, moves)
+        })
+        .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+    let mut stats = Stats {
+        slots: n,
+        positions: counts.0,
+        terminal: counts.1,
+        moves: counts.2,
+        sweeps: 0,
+    };
+    let overflow = AtomicBool::new(false);
+    let settled: Vec<AtomicU64> = (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+    loop {
+        stats.sweeps += 1;
+        if stats.sweeps > MAX_SWEEPS {
+            return Err(format!(
+                "values still changing after {MAX_SWEEPS} sweeps (a cycle that pays one side \
+                 without end?): not solved"
+            ));
+        }
+        let changed: u64 = (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let mut changed = 0u64;
+                let mut list = Vec::with_capacity(10);
+                for slot in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                    if !bit(&seen, slot) || bit(&done, slot) || bit(&settled, slot) {
+                        continue;
+                    }
+                    let pos = idx.unrank(g, slot).expect("a slot of the index");
+                    g.moves(&pos, &mut list);
+                    let (mut bp, mut bm) = (NEG_INF, NEG_INF);
+                    for (_, t) in &list {
+                        let child = idx.rank(&t.position) as usize;
+                        let w = gain(t);
+                        bp = bp.max(minus(w, m[child].load(Relaxed)));
+                        bm = bm.max(minus(w, p[child].load(Relaxed)));
+                    }
+                    if (bp != POS_INF && bp > MAX_FINITE) || (bm != NEG_INF && bm < -MAX_FINITE) {
+                        overflow.store(true, Relaxed);
+                    }
+                    // P only rises, M only falls.
+                    if bp > p[slot as usize].load(Relaxed) {
+                        p[slot as usize].store(bp, Relaxed);
+                        changed += 1;
+                    }
+                    if bm < m[slot as usize].load(Relaxed) {
+                        m[slot as usize].store(bm, Relaxed);
+                        changed += 1;
+                    }
+                    // P never exceeds its final value and M never goes below its own, so when
+                    // they meet both are final.
+                    if p[slot as usize].load(Relaxed) == m[slot as usize].load(Relaxed) {
+                        settled[(slot / 64) as usize].fetch_or(1 << (slot % 64), Relaxed);
+                    }
+                }
+                changed
+            })
+            .sum();
+        progress.sweep(stats.sweeps, changed);
+        if overflow.load(Relaxed) {
+            return Err(format!(
+                "a value passed ±{MAX_FINITE} seeds (a cycle that pays one side without end?): \
+                 not solved"
+            ));
+        }
+        if changed == 0 {
+            break;
+        }
+    }
+    // The values, written over P in place.
+    p.par_iter()
+        .zip(m.par_iter())
+        .enumerate()
+        .for_each(|(slot, (vp, vm))| {
+            let v = if !bit(&seen, slot as u64) {
+                UNREACHABLE
+            } else {
+                let (a, b) = (vp.load(Relaxed), vm.load(Relaxed));
+                if a > 0 {
+                    a
+                } else if b < 0 {
+                    b
+                } else {
+                    0
+                }
+            };
+            vp.store(v, Relaxed);
+        });
+    drop(m);
+    let values: Vec<i16> = p.into_iter().map(AtomicI16::into_inner).collect();
+    let start = values[idx.start_slot() as usize];
+    Ok(Solved {
+        index: idx,
+        values,
+        start,
+        stats,
+    })
+}
+
+/// `a - b` where `b` may be infinite (`a` is a finite gain).
+#[inline]
+fn minus(a: i16, b: i16) -> i16 {
+    match b {
+        POS_INF => NEG_INF,
+        NEG_INF => POS_INF,
+        _ => a - b,
+    }
+}

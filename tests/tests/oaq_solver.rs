@@ -1,0 +1,328 @@
+//! The exact Ô Ăn Quan solver against a naive one written here (a hash map of every reachable
+//! position, plain rounds of the RULES.md 3.9 equations over the whole graph), against the
+//! search where the search reaches the end of every line, and end to end through the binary.
+
+use retro_engine::oaq::{Oaq, OaqProfile, Position};
+use retro_solver::oaq_index::OaqIndex;
+use retro_solver::oaq_search::{search, Limits};
+use retro_solver::oaq_solve::solve;
+use retro_solver::oaq_table::{write, OaqHeader, OaqTable};
+use retro_tests::{retro, stderr, stdout};
+use std::collections::HashMap;
+
+fn game(seeds: &str) -> Oaq {
+    let mut prof = OaqProfile::default();
+    prof.set(&format!("seeds={seeds}")).unwrap();
+    Oaq::new(prof)
+}
+
+fn strip(p: &Position) -> Position {
+    let mut q = *p;
+    q.stores = [0, 0];
+    q
+}
+
+/// Values of every reachable position by the definition, without any of the solver's machinery.
+fn naive(g: &Oaq) -> HashMap<Position, i32> {
+    const INF: i32 = 1 << 20;
+    // The graph: children with gains, or the final collection.
+    let mut ids: HashMap<Position, usize> = HashMap::new();
+    let mut nodes: Vec<Position> = vec![strip(&g.start())];
+    ids.insert(nodes[0], 0);
+    let mut edges: Vec<Vec<(usize, i32)>> = Vec::new();
+    let mut end: Vec<Option<i32>> = Vec::new();
+    let mut i = 0;
+    let mut list = Vec::new();
+    while i < nodes.len() {
+        let p = nodes[i];
+        if let Some(f) = g.outcome(&p) {
+            let s = p.side.index();
+            end.push(Some((f.stores[s] - f.stores[1 - s]) as i32));
+            edges.push(Vec::new());
+        } else {
+            end.push(None);
+            g.moves(&p, &mut list);
+            let mut out = Vec::new();
+            for (_, t) in &list {
+                let q = strip(&t.position);
+                let id = *ids.entry(q).or_insert_with(|| {
+                    nodes.push(q);
+                    nodes.len() - 1
+                });
+                let gain = t.captured as i32 - if t.refilled { 5 } else { 0 };
+                out.push((id, gain));
+            }
+            edges.push(out);
+        }
+        i += 1;
+    }
+    // P from below (endless play is a loss for the mover), M from above (a win), in rounds that
+    // read only the previous round's values.
+    let n = nodes.len();
+    let mut p: Vec<i32> = end.iter().map(|e| e.unwrap_or(-INF)).collect();
+    let mut m: Vec<i32> = end.iter().map(|e| e.unwrap_or(INF)).collect();
+    loop {
+        let (mut np, mut nm) = (p.clone(), m.clone());
+        for v in 0..n {
+            if end[v].is_some() {
+                continue;
+            }
+            let sub = |g: i32, x: i32| {
+                if x.abs() == INF {
+                    -x
+                } else {
+                    g - x
+                }
+            };
+            np[v] = edges[v].iter().map(|&(c, g)| sub(g, m[c])).max().unwrap();
+            nm[v] = edges[v].iter().map(|&(c, g)| sub(g, p[c])).max().unwrap();
+        }
+        if np == p && nm == m {
+            break;
+        }
+        p = np;
+        m = nm;
+    }
+    nodes
+        .iter()
+        .enumerate()
+        .map(|(v, q)| {
+            let value = if p[v] > 0 {
+                p[v]
+            } else if m[v] < 0 {
+                m[v]
+            } else {
+                0
+            };
+            (*q, value)
+        })
+        .collect()
+}
+
+#[test]
+fn solver_agrees_with_the_naive_solver_on_every_position() {
+    // The smallest configuration by default; `RETRO_OAQ_NAIVE=1,0;1,1` checks more (1,1: 3.1
+    // million positions, about a minute).
+    let configs = std::env::var("RETRO_OAQ_NAIVE").unwrap_or_else(|_| "1,0".to_string());
+    for seeds in configs.split(';') {
+        let g = game(seeds);
+        let solved = solve(&g, &()).unwrap();
+        let expected = naive(&g);
+        assert_eq!(solved.stats.positions, expected.len() as u64, "{seeds}");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.rtb");
+        let header = OaqHeader::from_values(&g.profile.fingerprint(), [1, 0], &solved.values);
+        write(&path, &header, &solved.values).unwrap();
+        let table = OaqTable::open(&path).unwrap();
+        assert_eq!(table.header.positions(), expected.len() as u64);
+        let idx = OaqIndex::new(&g);
+        let mut differ = 0;
+        for (p, v) in &expected {
+            if table.value(&g, &idx, p) != Some(*v as i16) {
+                differ += 1;
+            }
+        }
+        assert_eq!(differ, 0, "{seeds}: {differ} positions differ");
+        assert_eq!(solved.start as i32, expected[&strip(&g.start())]);
+        eprintln!(
+            "seeds={seeds}: {} positions agree, start {}",
+            expected.len(),
+            solved.start
+        );
+    }
+}
+
+#[test]
+fn proven_search_results_equal_the_table() {
+    let g = game("1,1");
+    let solved = solve(&g, &()).unwrap();
+    let idx = OaqIndex::new(&g);
+    // Positions from random playouts, searched to the end where every line ends.
+    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let (mut checked, mut tried, mut list) = (0, 0, Vec::new());
+    while tried < 400 {
+        let mut p = g.start();
+        let plies = 4 + next() % 40;
+        for _ in 0..plies {
+            g.moves(&p, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            p = list[(next() % list.len() as u64) as usize].1.position;
+        }
+        if g.outcome(&p).is_some() {
+            continue;
+        }
+        tried += 1;
+        let r = search(
+            &g,
+            &p,
+            Limits {
+                depth: 14,
+                time: None,
+            },
+        )
+        .unwrap();
+        if r.proven {
+            let v = solved.values[idx.rank(&strip(&p)) as usize];
+            assert_eq!(r.score, v as i32, "{}", g.format_position(&p));
+            checked += 1;
+        }
+    }
+    eprintln!("{tried} positions searched, {checked} proven and equal to the table");
+    assert!(checked >= 10, "{checked}");
+}
+
+#[test]
+fn solve_analyse_verify_end_to_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let solve = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "oaq",
+            "--rule",
+            "seeds=1,0",
+            "--dir",
+            d,
+            "--json",
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        let out = retro(&args, None);
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_str::<serde_json::Value>(stdout(&out).trim()).unwrap()
+    };
+    let first = solve(&[]);
+    assert_eq!(first["reused"], false);
+    let expected = naive(&game("1,0"));
+    assert_eq!(first["positions"], expected.len() as u64);
+    let start = first["start_value"].as_i64().unwrap();
+    assert_eq!(start as i32, expected[&strip(&game("1,0").start())]);
+    let again = solve(&[]);
+    assert_eq!(again["reused"], true);
+    assert_eq!(again["start_value"], start);
+
+    // Analysis answers from the table, proven, for the start and for any position of the game.
+    let out = retro(
+        &[
+            "analyse",
+            "oaq",
+            "--rule",
+            "seeds=1,0",
+            "--dir",
+            d,
+            "--json",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["source"], "table");
+    assert_eq!(v["proven"], true);
+    assert_eq!(v["score"], start);
+    assert_eq!(v["moves"].as_array().unwrap().len(), 10);
+    let verify = retro(&["verify", "--dir", d], None);
+    assert!(verify.status.success(), "{}", stdout(&verify));
+    assert!(stdout(&verify).contains("Ô Ăn Quan"));
+
+    // Other rules do not read this table: they search.
+    let out = retro(
+        &[
+            "analyse",
+            "oaq",
+            "--rule",
+            "seeds=1,1",
+            "--dir",
+            d,
+            "--json",
+            "--depth",
+            "4",
+        ],
+        None,
+    );
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("\"source\":\"search\""));
+
+    // A damaged table is an error, never a value; a solve rebuilds it.
+    let table = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().starts_with("oaq-"))
+        .unwrap()
+        .path()
+        .join("game.rtb");
+    let good = std::fs::read(&table).unwrap();
+    let mut bad = good.clone();
+    bad[good.len() / 2] ^= 1;
+    std::fs::write(&table, &bad).unwrap();
+    let out = retro(
+        &[
+            "analyse",
+            "oaq",
+            "--rule",
+            "seeds=1,0",
+            "--dir",
+            d,
+            "--json",
+        ],
+        None,
+    );
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("checksum"), "{}", stderr(&out));
+    assert!(!retro(&["verify", "--dir", d], None).status.success());
+    std::fs::write(&table, &good[..good.len() - 7]).unwrap();
+    let out = retro(
+        &[
+            "analyse",
+            "oaq",
+            "--rule",
+            "seeds=1,0",
+            "--dir",
+            d,
+            "--json",
+        ],
+        None,
+    );
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("bytes"), "{}", stderr(&out));
+    let rebuilt = solve(&[]);
+    assert_eq!(rebuilt["reused"], false);
+    assert_eq!(
+        std::fs::read(&table).unwrap(),
+        good,
+        "rebuilt table differs"
+    );
+
+    // A table copied under other rules' folder is refused.
+    let g11 = game("1,1");
+    let other = dir
+        .path()
+        .join(format!(
+            "oaq-{:016x}",
+            retro_solver::db::fingerprint_hash(&g11.profile.fingerprint())
+        ))
+        .join("game.rtb");
+    std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+    std::fs::write(&other, &good).unwrap();
+    let out = retro(
+        &[
+            "analyse",
+            "oaq",
+            "--rule",
+            "seeds=1,1",
+            "--dir",
+            d,
+            "--json",
+        ],
+        None,
+    );
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("other rules"), "{}", stderr(&out));
+}
