@@ -147,6 +147,13 @@ impl OaqHeader {
         let fingerprint = std::str::from_utf8(&b[FINGERPRINT_OFFSET..FINGERPRINT_OFFSET + fp_len])
             .map_err(|_| corrupt("fingerprint is not text"))?
             .to_string();
+        let padding = b[18..20]
+            .iter()
+            .chain(&b[72..FINGERPRINT_OFFSET])
+            .chain(&b[FINGERPRINT_OFFSET + fp_len..HEADER_SIZE]);
+        if fingerprint.contains('\0') || padding.into_iter().any(|&x| x != 0) {
+            return Err(corrupt("header padding is not zero"));
+        }
         Ok(OaqHeader {
             fingerprint,
             seeds: [b[16], b[17]],

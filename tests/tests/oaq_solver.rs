@@ -326,3 +326,87 @@ fn solve_analyse_verify_end_to_end() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("other rules"), "{}", stderr(&out));
 }
+
+#[test]
+fn damaged_oaq_tables_are_refused() {
+    use retro_solver::table::{checksum, HEADER_SIZE, TRAILER_SIZE};
+    let g = game("1,0");
+    let solved = solve(&g, &()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.rtb");
+    let header = OaqHeader::from_values(&g.profile.fingerprint(), [1, 0], &solved.values);
+    write(&path, &header, &solved.values).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    assert!(OaqTable::open(&path).is_ok());
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let bad = dir.path().join("bad.rtb");
+    let refused = |bytes: &[u8]| {
+        std::fs::write(&bad, bytes).unwrap();
+        OaqTable::open(&bad).is_err()
+    };
+    let mut faults = 0;
+    // Flipped bytes anywhere: the checksum (or the end marker) catches each.
+    for _ in 0..300 {
+        let mut b = good.clone();
+        for _ in 0..1 + next() % 4 {
+            let at = (next() % b.len() as u64) as usize;
+            b[at] ^= 1 << (next() % 8);
+        }
+        if b != good {
+            assert!(refused(&b), "a flipped byte was accepted");
+            faults += 1;
+        }
+    }
+    // Truncated and extended files.
+    for cut in [
+        0,
+        10,
+        HEADER_SIZE,
+        HEADER_SIZE + 1,
+        good.len() / 2,
+        good.len() - 1,
+    ] {
+        assert!(refused(&good[..cut]), "truncated to {cut} bytes");
+        faults += 1;
+    }
+    let mut longer = good.clone();
+    longer.extend_from_slice(&[0; 2]);
+    assert!(refused(&longer));
+    // Forged header fields and values with a recomputed checksum: the counts, the length or
+    // the header checks refuse them.
+    let body_end = good.len() - TRAILER_SIZE;
+    for _ in 0..200 {
+        let mut b = good.clone();
+        let field = [8usize, 12, 20, 24, 32, 40, 48, 56, 64, 66, 68][(next() % 11) as usize];
+        let delta = 1 + (next() % 3) as u8;
+        b[field] = b[field].wrapping_add(delta);
+        let sum = checksum(&b[..body_end]);
+        b[body_end..body_end + 8].copy_from_slice(&sum.to_le_bytes());
+        assert!(refused(&b), "forged header field at {field} was accepted");
+        faults += 1;
+    }
+    // A value turned into another with the checksum recomputed: the recount catches a change of
+    // sign class or of the extremes; a change within a class cannot be told from a real table,
+    // which is what the checksum is for.
+    let values_at = HEADER_SIZE;
+    let mut caught = 0;
+    for _ in 0..100 {
+        let mut b = good.clone();
+        let slot = (next() % header.slots) as usize;
+        let o = values_at + 2 * slot;
+        let v = i16::from_le_bytes([b[o], b[o + 1]]);
+        let w: i16 = if v == i16::MIN { 0 } else { i16::MIN };
+        b[o..o + 2].copy_from_slice(&w.to_le_bytes());
+        let sum = checksum(&b[..body_end]);
+        b[body_end..body_end + 8].copy_from_slice(&sum.to_le_bytes());
+        assert!(refused(&b), "slot {slot}: {v} -> {w} accepted");
+        caught += 1;
+    }
+    eprintln!("{} damaged Ô Ăn Quan tables refused", faults + caught + 1);
+}
