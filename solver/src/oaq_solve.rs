@@ -11,10 +11,9 @@
 //! the gain being the seeds captured minus 5 for a refill, and a finished game's `P = M =` its
 //! final collection (own row minus the opponent's). `P` is the least solution (iterated up from
 //! minus infinity: the mover must end the game to score) and `M` the greatest (iterated down
-//! from plus infinity). The sweeps update in place, in parallel; they stop when a whole sweep
-//! changes nothing, and then the values are exact. As the iterates of `P` stay below its
-//! solution and those of `M` above theirs (which is at least `P`'s), a position whose two
-//! iterates meet is final and is not looked at again. A gain the mover could force beyond every
+//! from plus infinity). The sweeps go over the positions in slot order, update in place, in
+//! parallel; they stop when a whole sweep changes nothing, and then the values are exact. As the iterates of `P` stay below its solution and those of `M` above theirs
+//! (which is at least `P`'s), a position whose two iterates meet is final and leaves the list. A gain the mover could force beyond every
 //! bound would make the sweeps climb for ever: the solve stops with an error when a value
 //! passes ±30000 or after a sweep limit, rather than store a wrong value.
 
@@ -83,89 +82,88 @@ pub struct Solved {
     pub stats: Stats,
 }
 
-fn bit(set: &[AtomicU64], i: u64) -> bool {
-    set[(i / 64) as usize].load(Relaxed) >> (i % 64) & 1 == 1
-}
-
-/// Marks every position reachable from the start; returns the reachable and finished-game sets.
-fn reach(g: &Oaq, idx: &OaqIndex, progress: &dyn OaqProgress) -> (Vec<AtomicU64>, Vec<AtomicU64>) {
+/// Marks every position reachable from the start (breadth first). Returns the reachable set and
+/// the list of the positions.
+fn reach(g: &Oaq, idx: &OaqIndex, progress: &dyn OaqProgress) -> (Vec<AtomicU64>, Vec<u32>) {
     let words = idx.size().div_ceil(64) as usize;
     let seen: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
-    let done: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
     let start = idx.start_slot();
     seen[(start / 64) as usize].fetch_or(1 << (start % 64), Relaxed);
-    let mut frontier = vec![start];
-    let mut total = 1u64;
-    while !frontier.is_empty() {
-        frontier = frontier
+    let mut order = vec![start as u32];
+    let mut level = 0usize;
+    while level < order.len() {
+        let end = order.len();
+        let next: Vec<u32> = order[level..end]
             .par_chunks(1 << 12)
             .flat_map_iter(|chunk| {
                 let mut out = Vec::new();
                 let mut list = Vec::with_capacity(10);
                 for &slot in chunk {
-                    let p = idx.unrank(g, slot).expect("a slot of the index");
-                    if g.outcome(&p).is_some() {
-                        done[(slot / 64) as usize].fetch_or(1 << (slot % 64), Relaxed);
-                        continue;
-                    }
+                    let p = idx.unrank(g, slot as u64).expect("a slot of the index");
                     g.moves(&p, &mut list);
                     for (_, t) in &list {
                         let c = idx.rank(&t.position);
                         let mask = 1u64 << (c % 64);
                         if seen[(c / 64) as usize].fetch_or(mask, Relaxed) & mask == 0 {
-                            out.push(c);
+                            out.push(c as u32);
                         }
                     }
                 }
                 out
             })
             .collect();
-        total += frontier.len() as u64;
-        progress.reached(total);
+        order.extend_from_slice(&next);
+        level = end;
+        progress.reached(order.len() as u64);
     }
-    (seen, done)
+    (seen, order)
 }
 
 /// Enumerates and solves a whole game.
 pub fn solve(g: &Oaq, progress: &dyn OaqProgress) -> Result<Solved, String> {
     let idx = OaqIndex::new(g);
     let n = idx.size();
-    let (seen, done) = reach(g, &idx, progress);
+    if n > u32::MAX as u64 {
+        return Err(format!(
+            "{n} index slots: more than this solver's 32-bit slot lists hold"
+        ));
+    }
+    let (seen, order) = reach(g, &idx, progress);
     // P and M per slot; finished games hold their final value in both.
     let p: Vec<AtomicI16> = (0..n).map(|_| AtomicI16::new(NEG_INF)).collect();
     let m: Vec<AtomicI16> = (0..n).map(|_| AtomicI16::new(POS_INF)).collect();
-    let counts: (u64, u64, u64) = (0..n.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let (mut reachable, mut terminal, mut moves) = (0, 0, 0);
-            for slot in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                if !bit(&seen, slot) {
-                    continue;
-                }
-                reachable += 1;
-                let pos = idx.unrank(g, slot).expect("a slot of the index");
-                if bit(&done, slot) {
-                    terminal += 1;
-                    let v = final_value(g, &pos).expect("a finished game");
+    // The positions still to solve, in slot order (the values they read and write are then
+    // near each other in memory).
+    let moves = AtomicU64::new(0);
+    let mut active: Vec<u32> = order
+        .par_iter()
+        .filter(|&&slot| {
+            let pos = idx.unrank(g, slot as u64).expect("a slot of the index");
+            match final_value(g, &pos) {
+                Some(v) => {
                     p[slot as usize].store(v, Relaxed);
                     m[slot as usize].store(v, Relaxed);
-                } else {
-                    moves += g.count_moves(&pos) as u64;
+                    false
+                }
+                None => {
+                    moves.fetch_add(g.count_moves(&pos) as u64, Relaxed);
+                    true
                 }
             }
-            (reachable, terminal, moves)
         })
-        .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+        .copied()
+        .collect();
     let mut stats = Stats {
         slots: n,
-        positions: counts.0,
-        terminal: counts.1,
-        moves: counts.2,
+        positions: order.len() as u64,
+        terminal: (order.len() - active.len()) as u64,
+        moves: moves.into_inner(),
         sweeps: 0,
     };
+    drop(order);
+    active.par_sort_unstable();
     let overflow = AtomicBool::new(false);
-    let settled: Vec<AtomicU64> = (0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-    loop {
+    while !active.is_empty() {
         stats.sweeps += 1;
         if stats.sweeps > MAX_SWEEPS {
             return Err(format!(
@@ -173,16 +171,18 @@ pub fn solve(g: &Oaq, progress: &dyn OaqProgress) -> Result<Solved, String> {
                  without end?): not solved"
             ));
         }
-        let changed: u64 = (0..n.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| {
+        // Each position is updated in place; one that comes out with P = M is final (P never
+        // exceeds its solution, M never goes below its own, which is at least P's) and leaves
+        // the list.
+        let results: Vec<(u64, Vec<u32>)> = active
+            .par_chunks(CHUNK as usize)
+            .map(|chunk| {
                 let mut changed = 0u64;
+                let mut keep = Vec::with_capacity(chunk.len());
                 let mut list = Vec::with_capacity(10);
-                for slot in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                    if !bit(&seen, slot) || bit(&done, slot) || bit(&settled, slot) {
-                        continue;
-                    }
-                    let pos = idx.unrank(g, slot).expect("a slot of the index");
+                for &slot in chunk {
+                    let s = slot as usize;
+                    let pos = idx.unrank(g, slot as u64).expect("a slot of the index");
                     g.moves(&pos, &mut list);
                     let (mut bp, mut bm) = (NEG_INF, NEG_INF);
                     for (_, t) in &list {
@@ -194,24 +194,22 @@ pub fn solve(g: &Oaq, progress: &dyn OaqProgress) -> Result<Solved, String> {
                     if (bp != POS_INF && bp > MAX_FINITE) || (bm != NEG_INF && bm < -MAX_FINITE) {
                         overflow.store(true, Relaxed);
                     }
-                    // P only rises, M only falls.
-                    if bp > p[slot as usize].load(Relaxed) {
-                        p[slot as usize].store(bp, Relaxed);
+                    if bp > p[s].load(Relaxed) {
+                        p[s].store(bp, Relaxed);
                         changed += 1;
                     }
-                    if bm < m[slot as usize].load(Relaxed) {
-                        m[slot as usize].store(bm, Relaxed);
+                    if bm < m[s].load(Relaxed) {
+                        m[s].store(bm, Relaxed);
                         changed += 1;
                     }
-                    // P never exceeds its final value and M never goes below its own, so when
-                    // they meet both are final.
-                    if p[slot as usize].load(Relaxed) == m[slot as usize].load(Relaxed) {
-                        settled[(slot / 64) as usize].fetch_or(1 << (slot % 64), Relaxed);
+                    if p[s].load(Relaxed) != m[s].load(Relaxed) {
+                        keep.push(slot);
                     }
                 }
-                changed
+                (changed, keep)
             })
-            .sum();
+            .collect();
+        let changed: u64 = results.iter().map(|r| r.0).sum();
         progress.sweep(stats.sweeps, changed);
         if overflow.load(Relaxed) {
             return Err(format!(
@@ -222,13 +220,14 @@ pub fn solve(g: &Oaq, progress: &dyn OaqProgress) -> Result<Solved, String> {
         if changed == 0 {
             break;
         }
+        active = results.into_iter().flat_map(|r| r.1).collect();
     }
     // The values, written over P in place.
     p.par_iter()
         .zip(m.par_iter())
         .enumerate()
         .for_each(|(slot, (vp, vm))| {
-            let v = if !bit(&seen, slot as u64) {
+            let v = if seen[slot / 64].load(Relaxed) >> (slot % 64) & 1 == 0 {
                 UNREACHABLE
             } else {
                 let (a, b) = (vp.load(Relaxed), vm.load(Relaxed));
