@@ -82,41 +82,73 @@ pub struct Solved {
     pub stats: Stats,
 }
 
-/// Marks every position reachable from the start (breadth first). Returns the reachable set and
-/// the list of the positions.
-fn reach(g: &Oaq, idx: &OaqIndex, progress: &dyn OaqProgress) -> (Vec<AtomicU64>, Vec<u32>) {
+/// What the breadth-first search leaves: the reachable set, the positions still to solve,
+/// and counts.
+struct Reached {
+    seen: Vec<AtomicU64>,
+    active: Vec<u32>,
+    positions: u64,
+    moves: u64,
+}
+
+/// Marks every position reachable from the start (breadth first). Finished games get their
+/// final value in `p` and `m` at once; the others are listed to be solved.
+fn reach(
+    g: &Oaq,
+    idx: &OaqIndex,
+    p: &[AtomicI16],
+    m: &[AtomicI16],
+    progress: &dyn OaqProgress,
+) -> Reached {
     let words = idx.size().div_ceil(64) as usize;
     let seen: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
     let start = idx.start_slot();
     seen[(start / 64) as usize].fetch_or(1 << (start % 64), Relaxed);
-    let mut order = vec![start as u32];
-    let mut level = 0usize;
-    while level < order.len() {
-        let end = order.len();
-        let next: Vec<u32> = order[level..end]
+    let mut frontier = vec![start as u32];
+    let mut active = Vec::new();
+    let (mut positions, mut moves) = (1u64, 0u64);
+    while !frontier.is_empty() {
+        let parts: Vec<(Vec<u32>, Vec<u32>, u64)> = frontier
             .par_chunks(1 << 12)
-            .flat_map_iter(|chunk| {
-                let mut out = Vec::new();
+            .map(|chunk| {
+                let (mut next, mut going, mut count) = (Vec::new(), Vec::new(), 0u64);
                 let mut list = Vec::with_capacity(10);
                 for &slot in chunk {
-                    let p = idx.unrank(g, slot as u64).expect("a slot of the index");
-                    g.moves(&p, &mut list);
+                    let pos = idx.unrank(g, slot as u64).expect("a slot of the index");
+                    if let Some(v) = final_value(g, &pos) {
+                        p[slot as usize].store(v, Relaxed);
+                        m[slot as usize].store(v, Relaxed);
+                        continue;
+                    }
+                    going.push(slot);
+                    g.moves(&pos, &mut list);
+                    count += list.len() as u64;
                     for (_, t) in &list {
                         let c = idx.rank(&t.position);
                         let mask = 1u64 << (c % 64);
                         if seen[(c / 64) as usize].fetch_or(mask, Relaxed) & mask == 0 {
-                            out.push(c as u32);
+                            next.push(c as u32);
                         }
                     }
                 }
-                out
+                (next, going, count)
             })
             .collect();
-        order.extend_from_slice(&next);
-        level = end;
-        progress.reached(order.len() as u64);
+        frontier = Vec::new();
+        for (next, going, count) in parts {
+            frontier.extend_from_slice(&next);
+            active.extend_from_slice(&going);
+            moves += count;
+        }
+        positions += frontier.len() as u64;
+        progress.reached(positions);
     }
-    (seen, order)
+    Reached {
+        seen,
+        active,
+        positions,
+        moves,
+    }
 }
 
 /// Enumerates and solves a whole game.
@@ -128,40 +160,25 @@ pub fn solve(g: &Oaq, progress: &dyn OaqProgress) -> Result<Solved, String> {
             "{n} index slots: more than this solver's 32-bit slot lists hold"
         ));
     }
-    let (seen, order) = reach(g, &idx, progress);
     // P and M per slot; finished games hold their final value in both.
     let p: Vec<AtomicI16> = (0..n).map(|_| AtomicI16::new(NEG_INF)).collect();
     let m: Vec<AtomicI16> = (0..n).map(|_| AtomicI16::new(POS_INF)).collect();
+    let Reached {
+        seen,
+        mut active,
+        positions,
+        moves,
+    } = reach(g, &idx, &p, &m, progress);
     // The positions still to solve, in slot order (the values they read and write are then
     // near each other in memory).
-    let moves = AtomicU64::new(0);
-    let mut active: Vec<u32> = order
-        .par_iter()
-        .filter(|&&slot| {
-            let pos = idx.unrank(g, slot as u64).expect("a slot of the index");
-            match final_value(g, &pos) {
-                Some(v) => {
-                    p[slot as usize].store(v, Relaxed);
-                    m[slot as usize].store(v, Relaxed);
-                    false
-                }
-                None => {
-                    moves.fetch_add(g.count_moves(&pos) as u64, Relaxed);
-                    true
-                }
-            }
-        })
-        .copied()
-        .collect();
+    active.par_sort_unstable();
     let mut stats = Stats {
         slots: n,
-        positions: order.len() as u64,
-        terminal: (order.len() - active.len()) as u64,
-        moves: moves.into_inner(),
+        positions,
+        terminal: positions - active.len() as u64,
+        moves,
         sweeps: 0,
     };
-    drop(order);
-    active.par_sort_unstable();
     let overflow = AtomicBool::new(false);
     while !active.is_empty() {
         stats.sweeps += 1;
