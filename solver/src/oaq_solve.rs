@@ -20,7 +20,7 @@
 use crate::oaq_index::OaqIndex;
 use rayon::prelude::*;
 use retro_engine::oaq::{Oaq, Position};
-use std::sync::atomic::{AtomicBool, AtomicI16, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// Value code of a slot that holds no reachable position.
 pub const UNREACHABLE: i16 = i16::MIN;
@@ -93,13 +93,7 @@ struct Reached {
 
 /// Marks every position reachable from the start (breadth first). Finished games get their
 /// final value in `p` and `m` at once; the others are listed to be solved.
-fn reach(
-    g: &Oaq,
-    idx: &OaqIndex,
-    p: &[AtomicI16],
-    m: &[AtomicI16],
-    progress: &dyn OaqProgress,
-) -> Reached {
+fn reach(g: &Oaq, idx: &OaqIndex, pm: &[AtomicU32], progress: &dyn OaqProgress) -> Reached {
     let words = idx.size().div_ceil(64) as usize;
     let seen: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
     let start = idx.start_slot();
@@ -116,8 +110,7 @@ fn reach(
                 for &slot in chunk {
                     let pos = idx.unrank(g, slot as u64).expect("a slot of the index");
                     if let Some(v) = final_value(g, &pos) {
-                        p[slot as usize].store(v, Relaxed);
-                        m[slot as usize].store(v, Relaxed);
+                        pm[slot as usize].store(pack(v, v), Relaxed);
                         continue;
                     }
                     going.push(slot);
@@ -160,15 +153,19 @@ pub fn solve(g: &Oaq, progress: &dyn OaqProgress) -> Result<Solved, String> {
             "{n} index slots: more than this solver's 32-bit slot lists hold"
         ));
     }
-    // P and M per slot; finished games hold their final value in both.
-    let p: Vec<AtomicI16> = (0..n).map(|_| AtomicI16::new(NEG_INF)).collect();
-    let m: Vec<AtomicI16> = (0..n).map(|_| AtomicI16::new(POS_INF)).collect();
+    // P and M per slot, side by side (one memory access reads both); finished games hold
+    // their final value in both.
+    let pm: Vec<AtomicU32> = (0..n)
+        .into_par_iter()
+        .map(|_| AtomicU32::new(pack(NEG_INF, POS_INF)))
+        .collect();
+    huge_pages(&pm);
     let Reached {
         seen,
         mut active,
         positions,
         moves,
-    } = reach(g, &idx, &p, &m, progress);
+    } = reach(g, &idx, &pm, progress);
     // The positions still to solve, in slot order (the values they read and write are then
     // near each other in memory).
     active.par_sort_unstable();
@@ -203,23 +200,22 @@ pub fn solve(g: &Oaq, progress: &dyn OaqProgress) -> Result<Solved, String> {
                     g.moves(&pos, &mut list);
                     let (mut bp, mut bm) = (NEG_INF, NEG_INF);
                     for (_, t) in &list {
-                        let child = idx.rank(&t.position) as usize;
+                        let (cp, cm) = unpack(pm[idx.rank(&t.position) as usize].load(Relaxed));
                         let w = gain(t);
-                        bp = bp.max(minus(w, m[child].load(Relaxed)));
-                        bm = bm.max(minus(w, p[child].load(Relaxed)));
+                        bp = bp.max(minus(w, cm));
+                        bm = bm.max(minus(w, cp));
                     }
                     if (bp != POS_INF && bp > MAX_FINITE) || (bm != NEG_INF && bm < -MAX_FINITE) {
                         overflow.store(true, Relaxed);
                     }
-                    if bp > p[s].load(Relaxed) {
-                        p[s].store(bp, Relaxed);
+                    // Only this thread writes this slot: P only rises, M only falls.
+                    let (op, om) = unpack(pm[s].load(Relaxed));
+                    let (np, nm) = (bp.max(op), bm.min(om));
+                    if (np, nm) != (op, om) {
+                        pm[s].store(pack(np, nm), Relaxed);
                         changed += 1;
                     }
-                    if bm < m[s].load(Relaxed) {
-                        m[s].store(bm, Relaxed);
-                        changed += 1;
-                    }
-                    if p[s].load(Relaxed) != m[s].load(Relaxed) {
+                    if np != nm {
                         keep.push(slot);
                     }
                 }
@@ -239,27 +235,23 @@ pub fn solve(g: &Oaq, progress: &dyn OaqProgress) -> Result<Solved, String> {
         }
         active = results.into_iter().flat_map(|r| r.1).collect();
     }
-    // The values, written over P in place.
-    p.par_iter()
-        .zip(m.par_iter())
+    let values: Vec<i16> = pm
+        .par_iter()
         .enumerate()
-        .for_each(|(slot, (vp, vm))| {
-            let v = if seen[slot / 64].load(Relaxed) >> (slot % 64) & 1 == 0 {
-                UNREACHABLE
+        .map(|(slot, w)| {
+            if seen[slot / 64].load(Relaxed) >> (slot % 64) & 1 == 0 {
+                return UNREACHABLE;
+            }
+            let (a, b) = unpack(w.load(Relaxed));
+            if a > 0 {
+                a
+            } else if b < 0 {
+                b
             } else {
-                let (a, b) = (vp.load(Relaxed), vm.load(Relaxed));
-                if a > 0 {
-                    a
-                } else if b < 0 {
-                    b
-                } else {
-                    0
-                }
-            };
-            vp.store(v, Relaxed);
-        });
-    drop(m);
-    let values: Vec<i16> = p.into_iter().map(AtomicI16::into_inner).collect();
+                0
+            }
+        })
+        .collect();
     let start = values[idx.start_slot() as usize];
     Ok(Solved {
         index: idx,
@@ -267,6 +259,37 @@ pub fn solve(g: &Oaq, progress: &dyn OaqProgress) -> Result<Solved, String> {
         start,
         stats,
     })
+}
+
+/// P and M in one word.
+#[inline]
+fn pack(p: i16, m: i16) -> u32 {
+    (p as u16 as u32) << 16 | m as u16 as u32
+}
+
+#[inline]
+fn unpack(w: u32) -> (i16, i16) {
+    ((w >> 16) as u16 as i16, w as u16 as i16)
+}
+
+/// Asks the kernel for huge pages under a big array (fewer TLB misses on the random reads of
+/// the sweeps); a hint, ignored where it is not supported.
+fn huge_pages<T>(data: &[T]) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = data.as_ptr() as usize;
+        let end = start + std::mem::size_of_val(data);
+        let first = start.div_ceil(HUGE) * HUGE;
+        if end > first + HUGE {
+            let len = (end - first) / HUGE * HUGE;
+            // SAFETY: the range lies inside `data`'s allocation, which outlives the call;
+            // MADV_HUGEPAGE only changes how the kernel backs the pages, not their contents.
+            unsafe {
+                libc::madvise(first as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
 }
 
 /// `a - b` where `b` may be infinite (`a` is a finite gain).
