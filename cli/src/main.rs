@@ -3,6 +3,7 @@
 mod dara_cmd;
 mod error;
 mod mill_cmd;
+mod mill_record;
 mod oaq_cmd;
 mod oaq_solve_cmd;
 mod output;
@@ -178,6 +179,17 @@ JSON (--json, and one line per FEN with --batch FILE or - for stdin): {\"fen\":.
         /// Read FENs from a file (one per line; `-` for stdin) and print JSON lines.
         #[arg(long, conflicts_with = "fen")]
         batch: Option<String>,
+        /// Mill: play these moves from the position first ("d6 f4 d2 ..."), with full legality
+        /// checks, threefold repetition and the N-move rule; then analyse where the game stands.
+        #[arg(long, conflicts_with_all = ["batch", "record"])]
+        moves: Option<String>,
+        /// Mill: as --moves, read from a file (one move per line or space-separated).
+        #[arg(long, conflicts_with = "batch")]
+        record: Option<PathBuf>,
+        /// Mill, with --moves or --record: every ply with the value before and after it, marking
+        /// the moves that change the game-theoretic result.
+        #[arg(long)]
+        annotate: bool,
     },
     /// Check every table under a directory (header, length, checksum).
     Verify {
@@ -309,6 +321,15 @@ fn run(cli: Cli) -> Result<(), CliError> {
             dara_cmd::solve(&rules, &dir, &sectors, &opts)
         }
         Command::Analyse {
+            game: GameKind::Dara | GameKind::Oaq,
+            ref moves,
+            ref record,
+            annotate,
+            ..
+        } if moves.is_some() || record.is_some() || annotate => Err(CliError::input(
+            "--moves, --record and --annotate are for Mill so far (see the README's roadmap)",
+        )),
+        Command::Analyse {
             game: GameKind::Dara,
             rules,
             dir,
@@ -318,6 +339,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             batch,
             depth,
             time,
+            ..
         } => dara_cmd::analyse(
             &rules,
             &dir,
@@ -393,8 +415,31 @@ fn run(cli: Cli) -> Result<(), CliError> {
             pv,
             json,
             batch,
+            moves,
+            record,
+            annotate,
             ..
-        } => solve_cmd::analyse_cmd(&rules, &dir, fen.as_deref(), pv, json, batch.as_deref()),
+        } => {
+            let record = match (moves, record) {
+                (Some(text), _) => Some(mill_record::split_moves(&text)),
+                (None, Some(path)) => Some(mill_record::split_moves(
+                    &std::fs::read_to_string(&path).map_err(|e| {
+                        CliError::input(format!("cannot read {}: {e}", path.display()))
+                    })?,
+                )),
+                (None, None) => None,
+            };
+            if annotate && record.is_none() {
+                return Err(CliError::input("--annotate needs --moves or --record"));
+            }
+            let opts = solve_cmd::AnalyseOpts {
+                pv,
+                as_json: json,
+                record,
+                annotate,
+            };
+            solve_cmd::analyse_cmd(&rules, &dir, fen.as_deref(), batch.as_deref(), &opts)
+        }
         Command::Verify { dir, json } => solve_cmd::verify_cmd(&dir, json),
     }
 }

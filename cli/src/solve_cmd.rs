@@ -354,15 +354,27 @@ fn analyse_json(db: &Db, p: &Position, pv: bool) -> Result<Json, ProbeError> {
     Ok(out)
 }
 
+/// Options of `retro analyse mill`.
+pub struct AnalyseOpts {
+    /// Add a principal variation.
+    pub pv: bool,
+    /// Print JSON.
+    pub as_json: bool,
+    /// Moves to play from the position first.
+    pub record: Option<Vec<String>>,
+    /// Annotate every ply of the record.
+    pub annotate: bool,
+}
+
 /// `retro analyse mill`.
 pub fn analyse_cmd(
     rules: &RuleArgs,
     dir: &Path,
     fen: Option<&str>,
-    pv: bool,
-    as_json: bool,
     batch: Option<&str>,
+    opts: &AnalyseOpts,
 ) -> Result<(), CliError> {
+    let (pv, as_json) = (opts.pv, opts.as_json);
     let m = game(rules)?;
     if let Some(why) = retro_solver::sector::unsupported(&m.profile) {
         return Err(CliError::input(format!(
@@ -380,23 +392,89 @@ pub fn analyse_cmd(
             Err(e) => crate::output::line_error(i, line, e),
         });
     }
-    let p = position(db.game(), fen)?;
+    let mut p = position(db.game(), fen)?;
     let start = Instant::now();
-    let out =
-        analyse_json(&db, &p, pv).map_err(|e| probe_err(&db, rules.mill_variant(), dir, e))?;
+    let mut played = None;
+    if let Some(moves) = &opts.record {
+        let rec = crate::mill_record::play(db.game(), &p, moves)?;
+        p = *rec.positions.last().expect("the start is there");
+        played = Some(rec);
+    }
+    let mut out = match played.as_ref().and_then(|r| r.ended.clone()) {
+        Some((ply, why)) => {
+            let g = db.game();
+            let result = match (&why, g.outcome(&p)) {
+                (crate::mill_record::Ended::Rules(_), Some(o)) if o.loser == p.side => "loss",
+                (crate::mill_record::Ended::Rules(_), Some(_)) => "win",
+                _ => "draw",
+            };
+            json!({
+                "fen": g.format_fen(&p), "result": result,
+                "plies": if result == "draw" { None } else { Some(0) },
+                "best": [], "moves": [], "game_over": true, "reason": why.reason(), "ended_at_ply": ply,
+            })
+        }
+        None => {
+            analyse_json(&db, &p, pv).map_err(|e| probe_err(&db, rules.mill_variant(), dir, e))?
+        }
+    };
+    if let Some(rec) = &played {
+        out["plies_played"] = json!(rec.moves.len());
+        out["rule50"] = json!(p.rule50);
+        let n = db.game().profile.n_move_rule;
+        if n > 0 && out["game_over"].is_null() {
+            out["plies_before_n_move_draw"] = json!(n.saturating_sub(p.rule50 as u32));
+        }
+        if opts.annotate {
+            out["annotations"] = json!(crate::mill_record::annotate(&db, rec, &move_value));
+        }
+    }
     let secs = start.elapsed().as_secs_f64();
     if as_json {
         println!("{out}");
         return Ok(());
     }
-    print!("{}", db.game().diagram(&p));
-    println!("FEN: {}", out["fen"].as_str().unwrap_or(""));
     let describe = |r: &Json, plies: &Json| match (r.as_str(), plies.as_u64()) {
         (Some("draw"), _) => "draw".to_string(),
         (Some(res), Some(n)) => format!("{res} in {n} plies"),
         (Some(res), None) => res.to_string(),
         _ => "?".to_string(),
     };
+    for a in out["annotations"].as_array().into_iter().flatten() {
+        let value = |v: &Json| {
+            if v.is_null() {
+                "(no table)".to_string()
+            } else {
+                describe(&v["result"], &v["plies"])
+            }
+        };
+        println!(
+            "{:>4}. {:<6} {:<12} {:>18} -> {:<18} {}",
+            a["ply"],
+            a["side"].as_str().unwrap_or(""),
+            a["move"].as_str().unwrap_or(""),
+            value(&a["before"]),
+            value(&a["after"]),
+            a["changes_result"]
+                .as_str()
+                .map(|c| format!("<- {c}"))
+                .unwrap_or_default()
+        );
+    }
+    if let Some(n) = out["plies_played"].as_u64() {
+        println!("Played {n} plies.");
+    }
+    if let Some(reason) = out["reason"].as_str() {
+        println!(
+            "Game over at ply {}: {reason}.",
+            out["ended_at_ply"].as_u64().unwrap_or(0)
+        );
+    }
+    print!("{}", db.game().diagram(&p));
+    println!("FEN: {}", out["fen"].as_str().unwrap_or(""));
+    if let Some(left) = out["plies_before_n_move_draw"].as_u64() {
+        println!("N-move rule: {left} plies left without a removal or placement before a draw.");
+    }
     println!(
         "Value: {} (side to move)",
         describe(&out["result"], &out["plies"])
