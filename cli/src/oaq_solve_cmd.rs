@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use retro_engine::oaq::Oaq;
 use retro_solver::db::fingerprint_hash;
 use retro_solver::oaq_index::OaqIndex;
-use retro_solver::oaq_solve::{solve, OaqProgress};
+use retro_solver::oaq_solve::{solve_with, Checkpoints, OaqProgress};
 use retro_solver::oaq_table::{write, OaqHeader, OaqTable};
 use retro_solver::resources::{human, peak_memory};
 use serde_json::json;
@@ -108,13 +108,29 @@ pub fn solve_cmd(
                     .expect("template"),
             );
             let spinner = Spinner(bar);
+            // A killed solve resumes from its last checkpoint (saved after the search of
+            // reachable positions, then every 10 minutes or RETRO_CHECKPOINT_SECS).
+            let every = std::env::var("RETRO_CHECKPOINT_SECS")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(600);
+            let checkpoints = Checkpoints {
+                path: path.with_extension("ckpt"),
+                every: std::time::Duration::from_secs(every),
+            };
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    CliError::other(format!("cannot create {}: {e}", dir.display()))
+                })?;
+            }
             let solved = pool
-                .install(|| solve(&g, &spinner))
+                .install(|| solve_with(&g, &spinner, Some(&checkpoints)))
                 .map_err(CliError::other)?;
             spinner.0.finish_and_clear();
             let seeds = [g.profile.citizen_seeds, g.profile.mandarin_start()];
             let header = OaqHeader::from_values(&g.profile.fingerprint(), seeds, &solved.values);
             write(&path, &header, &solved.values).map_err(CliError::other)?;
+            let _ = std::fs::remove_file(&checkpoints.path);
             (header, solved.start, Some(solved.stats), false)
         }
     };

@@ -4,6 +4,7 @@ pub mod dara_search;
 pub mod db;
 pub mod index;
 pub mod mill_gen;
+pub mod oaq_checkpoint;
 pub mod oaq_index;
 pub mod oaq_search;
 pub mod oaq_solve;

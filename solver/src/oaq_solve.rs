@@ -17,6 +17,7 @@
 //! bound would make the sweeps climb for ever: the solve stops with an error when a value
 //! passes ±30000 or after a sweep limit, rather than store a wrong value.
 
+use crate::oaq_checkpoint::{Parts, State};
 use crate::oaq_index::OaqIndex;
 use rayon::prelude::*;
 use retro_engine::oaq::{Oaq, Position};
@@ -56,7 +57,7 @@ pub trait OaqProgress: Sync {
 impl OaqProgress for () {}
 
 /// Figures of a solve.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     /// Index slots.
     pub slots: u64,
@@ -144,8 +145,26 @@ fn reach(g: &Oaq, idx: &OaqIndex, pm: &[AtomicU32], progress: &dyn OaqProgress) 
     }
 }
 
+/// Where and how often a long solve saves its state.
+pub struct Checkpoints {
+    /// The checkpoint file.
+    pub path: std::path::PathBuf,
+    /// Least time between two checkpoints.
+    pub every: std::time::Duration,
+}
+
 /// Enumerates and solves a whole game.
 pub fn solve(g: &Oaq, progress: &dyn OaqProgress) -> Result<Solved, String> {
+    solve_with(g, progress, None)
+}
+
+/// Enumerates and solves a whole game, resuming from a checkpoint when there is one for this
+/// game and saving one after the search of reachable positions and then now and then.
+pub fn solve_with(
+    g: &Oaq,
+    progress: &dyn OaqProgress,
+    checkpoints: Option<&Checkpoints>,
+) -> Result<Solved, String> {
     let idx = OaqIndex::new(g);
     let n = idx.size();
     if n > u32::MAX as u64 {
@@ -153,29 +172,68 @@ pub fn solve(g: &Oaq, progress: &dyn OaqProgress) -> Result<Solved, String> {
             "{n} index slots: more than this solver's 32-bit slot lists hold"
         ));
     }
-    // P and M per slot, side by side (one memory access reads both); finished games hold
-    // their final value in both.
-    let pm: Vec<AtomicU32> = (0..n)
-        .into_par_iter()
-        .map(|_| AtomicU32::new(pack(NEG_INF, POS_INF)))
-        .collect();
-    huge_pages(&pm);
-    let Reached {
+    let fingerprint = g.profile.fingerprint();
+    let resumed = checkpoints.and_then(|c| crate::oaq_checkpoint::load(&c.path, &fingerprint, n));
+    let resuming = resumed.is_some();
+    let State {
         seen,
         mut active,
-        positions,
-        moves,
-    } = reach(g, &idx, &pm, progress);
-    // The positions still to solve, in slot order (the values they read and write are then
-    // near each other in memory).
-    active.par_sort_unstable();
-    let mut stats = Stats {
-        slots: n,
-        positions,
-        terminal: positions - active.len() as u64,
-        moves,
-        sweeps: 0,
+        pm,
+        mut stats,
+    } = match resumed {
+        Some(state) => state,
+        None => {
+            // P and M per slot, side by side (one memory access reads both); finished games
+            // hold their final value in both.
+            let pm: Vec<AtomicU32> = (0..n)
+                .into_par_iter()
+                .map(|_| AtomicU32::new(pack(NEG_INF, POS_INF)))
+                .collect();
+            huge_pages(&pm);
+            let Reached {
+                seen,
+                mut active,
+                positions,
+                moves,
+            } = reach(g, &idx, &pm, progress);
+            // The positions still to solve, in slot order (the values they read and write are
+            // then near each other in memory).
+            active.par_sort_unstable();
+            let stats = Stats {
+                slots: n,
+                positions,
+                terminal: positions - active.len() as u64,
+                moves,
+                sweeps: 0,
+            };
+            State {
+                seen,
+                active,
+                pm,
+                stats,
+            }
+        }
     };
+    let save = |active: &[u32], stats: &Stats| -> Result<(), String> {
+        match checkpoints {
+            Some(c) => {
+                let parts = Parts {
+                    seen: &seen,
+                    active,
+                    pm: &pm,
+                    stats,
+                };
+                crate::oaq_checkpoint::save(&c.path, &fingerprint, &parts)
+                    .map_err(|e| format!("{}: {e}", c.path.display()))
+            }
+            None => Ok(()),
+        }
+    };
+    let mut saved_at = std::time::Instant::now();
+    if !resuming {
+        save(&active, &stats)?;
+        saved_at = std::time::Instant::now();
+    }
     let overflow = AtomicBool::new(false);
     while !active.is_empty() {
         stats.sweeps += 1;
@@ -234,6 +292,10 @@ pub fn solve(g: &Oaq, progress: &dyn OaqProgress) -> Result<Solved, String> {
             break;
         }
         active = results.into_iter().flat_map(|r| r.1).collect();
+        if checkpoints.is_some_and(|c| saved_at.elapsed() >= c.every) {
+            save(&active, &stats)?;
+            saved_at = std::time::Instant::now();
+        }
     }
     let values: Vec<i16> = pm
         .par_iter()

@@ -410,3 +410,84 @@ fn damaged_oaq_tables_are_refused() {
     }
     eprintln!("{} damaged Ô Ăn Quan tables refused", faults + caught + 1);
 }
+
+#[test]
+fn a_killed_solve_resumes_from_its_checkpoint() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let run = |dir: &std::path::Path| {
+        Command::new(retro_tests::retro_bin())
+            .args(["solve", "oaq", "--rule", "seeds=1,1", "-q", "--dir"])
+            .arg(dir)
+            .env("RETRO_TIMING", "1")
+            .env("RETRO_CHECKPOINT_SECS", "0")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let sweeps = |text: &str| -> Vec<u32> {
+        text.lines()
+            .filter_map(|l| l.strip_prefix("sweep "))
+            .filter_map(|l| l.split(':').next()?.parse().ok())
+            .collect()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = run(dir.path());
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(err.read_line(&mut line).unwrap() > 0, "solve ended early");
+        if sweeps(&line).first().is_some_and(|&s| s >= 5) {
+            break;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let folder = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    assert!(folder.join("game.ckpt").exists());
+    assert!(!folder.join("game.rtb").exists());
+    // Again: it goes on from a checkpoint (the first sweep it prints is not the first), and
+    // ends with the table an uninterrupted solve writes.
+    let out = run(dir.path()).wait_with_output().unwrap();
+    assert!(out.status.success());
+    let resumed = sweeps(&String::from_utf8_lossy(&out.stderr));
+    assert!(resumed[0] > 1, "{resumed:?}");
+    assert!(!folder.join("game.ckpt").exists());
+    let fresh = tempfile::tempdir().unwrap();
+    let solve = retro(
+        &[
+            "solve",
+            "oaq",
+            "--rule",
+            "seeds=1,1",
+            "-q",
+            "--dir",
+            fresh.path().to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(solve.status.success());
+    let name = folder.file_name().unwrap();
+    assert_eq!(
+        std::fs::read(folder.join("game.rtb")).unwrap(),
+        std::fs::read(fresh.path().join(name).join("game.rtb")).unwrap()
+    );
+    // A damaged checkpoint is not trusted: the solve starts over and still gets it right.
+    let ckpt = folder.join("game.ckpt");
+    std::fs::write(&ckpt, b"RETROCK1 not really").unwrap();
+    std::fs::remove_file(folder.join("game.rtb")).unwrap();
+    let out = run(dir.path()).wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(sweeps(&String::from_utf8_lossy(&out.stderr))[0], 1);
+    assert_eq!(
+        std::fs::read(folder.join("game.rtb")).unwrap(),
+        std::fs::read(fresh.path().join(name).join("game.rtb")).unwrap()
+    );
+}
