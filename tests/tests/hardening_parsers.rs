@@ -666,3 +666,26 @@ fn regression_compound_moves_with_two_removals_parse_back() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Found by `fen_parser_on_mutated_valid_fens`: a full board written with phase `m` (moving)
+/// read as "White stuck", but wrote back as phase `o`, which read as "board full when placing
+/// ended". A full board out of placing is the board-full loss, whatever the phase letter.
+#[test]
+fn regression_full_board_reads_the_same_whatever_the_phase_letter() {
+    for (variant, board) in [
+        ("twelve-mens-morris", "OOO@OO@@/@@@OO@OO/@@@O@O@O"),
+        ("da-san-qi", "@O@OO@OO/OO@@@O@@/@@OOO@@O"),
+    ] {
+        let m = Mill::new(Profile::preset(variant).unwrap());
+        let mut seen = Vec::new();
+        for phase in ["m", "o"] {
+            let fen = format!("{board} w {phase} s 12 0 12 0 0 0 0 0 0 0 0 0 13");
+            let p = m.parse_fen(&fen).unwrap();
+            let written = m.format_fen(&p);
+            assert_eq!(m.parse_fen(&written).unwrap(), p, "{variant} {fen}");
+            assert_eq!(m.outcome(&p).unwrap().loser, retro_engine::Color::White);
+            seen.push(p);
+        }
+        assert_eq!(seen[0], seen[1], "{variant}");
+    }
+}

@@ -203,8 +203,10 @@ impl Mill {
             return Err(field_err("mills mask", core[14], "bits outside the board"));
         }
         let occupied = stones[0] | stones[1] | marked;
-        let board_full_loss = phase == "o"
-            && !placing
+        // The board can only be full out of the placing phase if placing ended that way, which
+        // loses for White under this rule, whatever phase letter the text gives (a full board
+        // with the side to move stuck reads and writes as the same position).
+        let board_full_loss = !placing
             && occupied == g.all
             && self.profile.board_full == super::rules::BoardFull::FirstPlayerLoses;
         let mut pos = Position {
