@@ -120,10 +120,11 @@ pub static BINOM: [[u64; 33]; 33] = {
     t
 };
 
-/// `RANK_BYTES[k][byte][c]`: the part of a colex rank contributed by the bits of byte `k` of a
-/// set when `c` set bits lie below that byte.
-static RANK_BYTES: [[[u32; 25]; 256]; 4] = {
-    let mut t = [[[0u32; 25]; 256]; 4];
+/// `RANK_BYTES[k][c][byte]`: the part of a colex rank contributed by the bits of byte `k` of a
+/// set when `c` set bits lie below that byte (laid out by `c` first: the sets ranked together
+/// have similar counts, so the entries they use share cache lines).
+static RANK_BYTES: [[[u32; 256]; 25]; 4] = {
+    let mut t = [[[0u32; 256]; 25]; 4];
     let mut k = 0;
     while k < 4 {
         let mut byte = 0;
@@ -140,7 +141,7 @@ static RANK_BYTES: [[[u32; 25]; 256]; 4] = {
                     }
                     j += 1;
                 }
-                t[k][byte][c] = r as u32;
+                t[k][c][byte] = r as u32;
                 c += 1;
             }
             byte += 1;
@@ -156,14 +157,18 @@ pub fn rank_set(set: u32) -> u64 {
     let (b0, b1, b2, b3) = (set & 0xff, (set >> 8) & 0xff, (set >> 16) & 0xff, set >> 24);
     let c1 = b0.count_ones() as usize;
     let c2 = c1 + b1.count_ones() as usize;
+    let r = RANK_BYTES[0][0][b0 as usize] as u64
+        + RANK_BYTES[1][c1][b1 as usize] as u64
+        + RANK_BYTES[2][c2][b2 as usize] as u64;
+    if b3 == 0 {
+        // Every Mill board fits in 24 bits.
+        return r;
+    }
     let c3 = c2 + b2.count_ones() as usize;
     if c3 > 24 {
         return rank_set_slow(set);
     }
-    RANK_BYTES[0][b0 as usize][0] as u64
-        + RANK_BYTES[1][b1 as usize][c1] as u64
-        + RANK_BYTES[2][b2 as usize][c2] as u64
-        + RANK_BYTES[3][b3 as usize][c3] as u64
+    r + RANK_BYTES[3][c3][b3 as usize] as u64
 }
 
 /// Colex rank by summing binomials bit by bit (any 32-bit set).
@@ -180,9 +185,15 @@ pub fn rank_set_slow(mut set: u32) -> u64 {
 
 /// The `k`-element set of colex rank `r`.
 #[inline]
-pub fn unrank_set(mut r: u64, k: usize) -> u32 {
+pub fn unrank_set(r: u64, k: usize) -> u32 {
+    unrank_set_below(r, k, 32)
+}
+
+/// The `k`-element subset of `0..n` of colex rank `r` (`r < C(n, k)`, `n <= 32`).
+#[inline]
+pub fn unrank_set_below(mut r: u64, k: usize, n: usize) -> u32 {
     let mut set = 0;
-    let mut p = 32;
+    let mut p = n;
     for i in (1..=k).rev() {
         // The largest p with C(p, i) <= r.
         p -= 1;
@@ -320,6 +331,19 @@ impl SetClasses {
     }
 }
 
+/// The part of a slot that depends only on the own stones (see [`BoardIndex::own_class`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OwnClass {
+    /// First slot of the class.
+    pub base: u64,
+    /// Points the class representative leaves free.
+    pub free: Bits,
+    /// Symmetry mapping the own stones to the representative.
+    pub g: u8,
+    /// Symmetries fixing the representative (bit `s` for symmetry `s`).
+    pub stab: u16,
+}
+
 /// The ranking of one sector's board configurations: `w` own stones, `b` opponent stones.
 #[derive(Clone)]
 pub struct BoardIndex {
@@ -354,22 +378,61 @@ impl BoardIndex {
     /// The slot of a position given as (own stones, opponent stones).
     #[inline]
     pub fn index(&self, own: Bits, opp: Bits) -> u64 {
-        let cs = self.classes.class_sym[rank_set(own) as usize];
-        let (class, g) = ((cs >> 4) as usize, (cs & 15) as usize);
-        let rep = self.classes.reps[class];
-        let opp = self.geo.transform(opp, g);
-        let free = self.geo.all() & !rep;
-        let mut best = rank_set(squeeze(opp, free));
-        let stab = self.classes.stabiliser[class];
-        if stab != 1 {
-            let mut s = stab & !1;
+        self.index_in(&self.own_class(own), opp)
+    }
+
+    /// What the slot of a position takes from its own stones: their class, the symmetry to
+    /// its representative, the points the representative leaves free and its stabiliser.
+    /// Worth keeping when many positions share their own stones (the children of one
+    /// position, or of one opponent class).
+    #[inline]
+    pub fn own_class(&self, own: Bits) -> OwnClass {
+        self.own_class_of_rank(rank_set(own))
+    }
+
+    /// Starts fetching what [`BoardIndex::own_class`] needs for the own stones `own`, and
+    /// returns their colex rank for [`BoardIndex::own_class_of_rank`].
+    #[inline]
+    pub fn prefetch_class(&self, own: Bits) -> u64 {
+        let r = rank_set(own);
+        if let Some(cs) = self.classes.class_sym.get(r as usize) {
+            crate::retro::prefetch(cs);
+        }
+        r
+    }
+
+    /// [`BoardIndex::own_class`] of the own stones of colex rank `r`.
+    #[inline]
+    pub fn own_class_of_rank(&self, r: u64) -> OwnClass {
+        let cs = self.classes.class_sym[r as usize];
+        let class = (cs >> 4) as usize;
+        OwnClass {
+            base: class as u64 * self.per_class,
+            free: self.geo.all() & !self.classes.reps[class],
+            g: (cs & 15) as u8,
+            stab: self.classes.stabiliser[class],
+        }
+    }
+
+    /// The slot of the position with the own stones of `c` (from [`BoardIndex::own_class`])
+    /// and the opponent stones `opp`: the same as [`BoardIndex::index`].
+    #[inline]
+    pub fn index_in(&self, c: &OwnClass, opp: Bits) -> u64 {
+        let opp = if c.g == 0 {
+            opp
+        } else {
+            self.geo.transform(opp, c.g as usize)
+        };
+        let mut best = rank_set(squeeze(opp, c.free));
+        if c.stab != 1 {
+            let mut s = c.stab & !1;
             while s != 0 {
                 let h = s.trailing_zeros() as usize;
                 s &= s - 1;
-                best = best.min(rank_set(squeeze(self.geo.transform(opp, h), free)));
+                best = best.min(rank_set(squeeze(self.geo.transform(opp, h), c.free)));
             }
         }
-        class as u64 * self.per_class + best
+        c.base + best
     }
 
     /// Whether the opponent set `opp` (of squeezed rank `r` among the points `free` that the
@@ -395,7 +458,10 @@ impl BoardIndex {
         let r = slot % self.per_class;
         let rep = self.classes.reps[class];
         let free = self.geo.all() & !rep;
-        let opp = spread(unrank_set(r, self.b), free);
+        let opp = spread(
+            unrank_set_below(r, self.b, self.geo.points() - self.w),
+            free,
+        );
         let stab = self.classes.stabiliser[class];
         self.canonical(opp, free, stab, r).then_some((rep, opp))
     }

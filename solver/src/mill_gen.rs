@@ -14,6 +14,11 @@ pub struct Children {
     pub list: Vec<Folded>,
     /// Some move wins at once (the opponent is left with too few stones).
     pub wins_now: bool,
+    /// Moves that slide or fly without making a mill, when [`Gen::children_counting`] was asked
+    /// to count them rather than list them.
+    pub plain: usize,
+    /// The opponent's removable stones, once a move of the position makes a mill.
+    removable: Option<Bits>,
 }
 
 /// Move generation for one rule profile.
@@ -68,7 +73,7 @@ impl Gen {
 
     /// Pushes the children of a move by the side to move that leaves its stones as `own` with
     /// `own_hand` in hand, having made `mills` mills (placement when `placed`).
-    #[inline]
+    #[inline(never)]
     fn after(
         &self,
         f: &Folded,
@@ -106,6 +111,20 @@ impl Gen {
         } else {
             1
         };
+        if want == 1 {
+            // One removal (what `remove` does for n = 1, without the recursion).
+            if opp.count_ones() - 1 + (opp_hand as u32) < self.min_stones {
+                out.wins_now = true;
+                return;
+            }
+            let mut r = *out.removable.get_or_insert_with(|| self.removable(opp));
+            while r != 0 {
+                let x = r & r.wrapping_neg();
+                r &= r - 1;
+                out.list.push(child(opp ^ x, opp_hand));
+            }
+            return;
+        }
         let start = out.list.len();
         self.remove(opp, opp_hand, want, &|o| child(o, opp_hand), out);
         if want > 1 && !out.wins_now {
@@ -152,20 +171,82 @@ impl Gen {
         }
     }
 
+    /// The slides (or flies) of [`Gen::children_counting`] with `count_plain`: those making no
+    /// mill are counted by sets, those making one are listed with their removals.
+    #[inline]
+    fn count_slides(&self, f: &Folded, empty: Bits, fly: bool, out: &mut Children) {
+        let g = self.geo;
+        // The mills with two own stones and an empty third point: a stone from outside such a
+        // mill moving onto that point closes it (and only such moves close a mill).
+        let mut open: u32 = 0;
+        for (i, &m) in g.mills[..g.mill_count].iter().enumerate() {
+            if (f.own & m).count_ones() == 2 && m & empty != 0 {
+                open |= 1 << i;
+            }
+        }
+        let mut set = f.own;
+        while set != 0 {
+            let from = set.trailing_zeros() as usize;
+            set &= set - 1;
+            let dests = if fly { empty } else { g.adjacent[from] & empty };
+            let mut closing = 0;
+            let mut o = open;
+            while o != 0 {
+                let m = g.mills[o.trailing_zeros() as usize];
+                o &= o - 1;
+                if m & (1 << from) == 0 {
+                    closing |= m & empty;
+                }
+            }
+            closing &= dests;
+            out.plain += (dests & !closing).count_ones() as usize;
+            while closing != 0 {
+                let to = closing.trailing_zeros() as usize;
+                closing &= closing - 1;
+                let own = f.own ^ (1 << from) ^ (1 << to);
+                let mills = self.mills_at(own, to);
+                self.after(f, own, f.own_hand, mills, false, out);
+                if out.wins_now {
+                    return;
+                }
+            }
+        }
+    }
+
     /// Every move of a position that is not over by material. An empty result (and no win)
     /// means the side to move has no legal move.
     pub fn children(&self, f: &Folded, out: &mut Children) {
+        self.children_counting(f, out, false)
+    }
+
+    /// [`Gen::children`], except that with `count_plain` the slides and flies that make no
+    /// mill are only counted (in `out.plain`), not listed: they all lead to the colour-swapped
+    /// sector with the opponent's stones unchanged, and a caller that needs no more than their
+    /// number saves building them.
+    pub fn children_counting(&self, f: &Folded, out: &mut Children, count_plain: bool) {
         out.list.clear();
         out.wins_now = false;
+        out.plain = 0;
         let g = self.geo;
         let empty = g.all & !(f.own | f.opp);
+        out.removable = None;
         if f.own_hand > 0 {
             let mut e = empty;
             while e != 0 {
                 let to = e.trailing_zeros() as usize;
                 e &= e - 1;
                 let own = f.own | (1 << to);
-                self.after(f, own, f.own_hand - 1, self.mills_at(own, to), true, out);
+                let mills = self.mills_at(own, to);
+                if mills == 0 {
+                    out.list.push(Folded {
+                        own: f.opp,
+                        opp: own,
+                        own_hand: f.opp_hand,
+                        opp_hand: f.own_hand - 1,
+                    });
+                    continue;
+                }
+                self.after(f, own, f.own_hand - 1, mills, true, out);
                 if out.wins_now {
                     return;
                 }
@@ -175,6 +256,10 @@ impl Gen {
             }
         }
         let fly = self.flying && f.own_hand == 0 && f.own.count_ones() <= self.fly_at;
+        if count_plain {
+            self.count_slides(f, empty, fly, out);
+            return;
+        }
         let mut set = f.own;
         while set != 0 {
             let from = set.trailing_zeros() as usize;
@@ -184,7 +269,17 @@ impl Gen {
                 let to = dests.trailing_zeros() as usize;
                 dests &= dests - 1;
                 let own = f.own ^ (1 << from) ^ (1 << to);
-                self.after(f, own, f.own_hand, self.mills_at(own, to), false, out);
+                let mills = self.mills_at(own, to);
+                if mills == 0 {
+                    out.list.push(Folded {
+                        own: f.opp,
+                        opp: own,
+                        own_hand: f.opp_hand,
+                        opp_hand: f.own_hand,
+                    });
+                    continue;
+                }
+                self.after(f, own, f.own_hand, mills, false, out);
                 if out.wins_now {
                     return;
                 }

@@ -13,7 +13,7 @@
 //! 3. Whatever is still unknown is a draw.
 
 use crate::db::{Db, ProbeError};
-use crate::index::BoardIndex;
+use crate::index::{BoardIndex, OwnClass};
 use crate::mill_gen::Children;
 use crate::rules::SectorRules;
 use crate::sector::{Folded, SectorKey};
@@ -75,9 +75,29 @@ struct Part {
     key: SectorKey,
     packed: u32,
     idx: BoardIndex,
+    /// Values; while solving, an unknown position whose longest losing move out of the unit
+    /// is `l > 0` plies holds `PENDING | l` (see [`pending`]).
     vals: Vec<AtomicU16>,
     cnt: Vec<AtomicU8>,
-    loss_max: Vec<AtomicU16>,
+}
+
+/// The code of an unknown position (a draw unless resolved) whose longest losing move out of
+/// the unit takes `l` plies, `0 < l <= MAX_DISTANCE`, is `PENDING | l`: kept in the value
+/// itself, so that the frontier passes find it where they look anyway. Wasted slots are
+/// exactly `WASTED`.
+const PENDING: u16 = WASTED;
+
+/// The longest losing move out of the unit of an unknown position's code, `None` if the code
+/// is known (a win or a loss) or wasted.
+#[inline]
+fn pending(code: u16) -> Option<u16> {
+    if code == DRAW {
+        Some(0)
+    } else if code > PENDING {
+        Some(code & MAX_DISTANCE)
+    } else {
+        None
+    }
 }
 
 /// Solves a unit whose dependencies are in `db`; returns each sector's values.
@@ -100,13 +120,11 @@ pub fn solve_unit<R: SectorRules>(
                 key,
                 packed: key.packed(),
                 idx,
-                vals: (0..n).map(|_| AtomicU16::new(WASTED)).collect(),
-                cnt: (0..m).map(|_| AtomicU8::new(0)).collect(),
-                loss_max: (0..m).map(|_| AtomicU16::new(0)).collect(),
+                vals: huge_vec(n, || AtomicU16::new(WASTED)),
+                cnt: huge_vec(m, || AtomicU8::new(0)),
             }
         })
         .collect();
-    let part_of = |k: SectorKey| find_part(&parts, k);
     // Open every table the unit's moves lead to once, so that lookups take no lock.
     let mut deps: Vec<Dep> = Vec::new();
     for &k in unit {
@@ -127,34 +145,40 @@ pub fn solve_unit<R: SectorRules>(
     for (pi, part) in parts.iter().enumerate() {
         let classes = part.idx.opp_classes();
         (0..classes).into_par_iter().for_each_init(
-            || (Children::default(), Vec::new(), Vec::new()),
-            |(children, inside, found): &mut InitScratch, c| {
+            InitScratch::default,
+            |scratch: &mut InitScratch, c| {
+                let InitScratch {
+                    eval,
+                    found,
+                    results,
+                } = scratch;
                 if stop.load(Relaxed) {
                     return;
                 }
                 let mut local_max = 0u16;
                 let mut visited = 0u64;
+                // Whether the moves into the colour-swapped sector stay inside the unit and
+                // need only counting (see `evaluate`): the same for the whole class.
+                let mut count_plain: Option<bool> = None;
                 part.idx.for_each_by_opp(c, c + 1, |own, opp| {
                     if !rules.valid(own, opp) {
                         // Not a position of the game (Dara: a run of four): stays wasted.
                         return;
                     }
+                    let count_plain = *count_plain.get_or_insert_with(|| {
+                        let swapped = part.key.swapped().packed();
+                        let ctx = eval.cache.lookup(&parts, &deps, opp, opp, swapped);
+                        matches!(ctx.target, Target::Part(_)) && ctx.class.stab == 1
+                    });
                     let f = Folded {
                         own,
                         opp,
                         own_hand: part.key.wf,
                         opp_hand: part.key.bf,
                     };
-                    // The slot is far from the last one: start fetching it before the work.
                     let slot = part.idx.index(own, opp);
-                    let s = slot as usize;
-                    prefetch(&part.vals[s]);
-                    if !acyclic {
-                        prefetch(&part.cnt[s]);
-                        prefetch(&part.loss_max[s]);
-                    }
                     visited += 1;
-                    let e = match evaluate(&parts, &deps, &f, rules, children, inside) {
+                    let e = match evaluate(&parts, &deps, &f, rules, eval, count_plain) {
                         Ok(e) => e,
                         Err(e) => {
                             stop.store(true, Relaxed);
@@ -162,12 +186,18 @@ pub fn solve_unit<R: SectorRules>(
                             return;
                         }
                     };
-                    part.vals[s].store(e.code, Relaxed);
-                    if !acyclic {
+                    let (code, count) = if acyclic {
+                        (e.code, 0)
+                    } else {
                         assert!(e.count < 256, "more than 255 distinct moves inside a unit");
-                        part.cnt[s].store(e.count as u8, Relaxed);
-                        part.loss_max[s].store(e.loss_max, Relaxed);
-                    }
+                        assert!(e.loss_max <= MAX_DISTANCE, "distance out of range");
+                        if e.code == DRAW && e.loss_max > 0 {
+                            (PENDING | e.loss_max, e.count as u8)
+                        } else {
+                            (e.code, e.count as u8)
+                        }
+                    };
+                    results.push((slot, code, count));
                     if e.code != DRAW {
                         let dist = e.code & MAX_DISTANCE;
                         local_max = local_max.max(dist);
@@ -176,6 +206,26 @@ pub fn solve_unit<R: SectorRules>(
                         }
                     }
                 });
+                // The slots of one opponent class are scattered over the sector: they are
+                // written after the class, fetched a few ahead, so that while the moves are
+                // looked up the cache holds the next tables rather than these slots.
+                // Counters start at zero, which those of known positions stay.
+                const AHEAD: usize = 16;
+                for i in 0..results.len() {
+                    if let Some(&(ahead, _, count)) = results.get(i + AHEAD) {
+                        prefetch(&part.vals[ahead as usize]);
+                        if count != 0 {
+                            prefetch(&part.cnt[ahead as usize]);
+                        }
+                    }
+                    let (slot, code, count) = results[i];
+                    let s = slot as usize;
+                    part.vals[s].store(code, Relaxed);
+                    if count != 0 {
+                        part.cnt[s].store(count, Relaxed);
+                    }
+                }
+                results.clear();
                 buckets.add(found);
                 max_assigned.fetch_max(local_max, Relaxed);
                 progress.init(visited);
@@ -197,13 +247,27 @@ pub fn solve_unit<R: SectorRules>(
         let frontier = buckets.take(d);
         pass_entries += frontier.len() as u64;
         frontier.par_chunks(1 << 10).for_each_init(
-            || (Vec::new(), Vec::new(), Vec::new()),
-            |(parents, work, found): &mut PassScratch, chunk| {
+            PassScratch::default,
+            |scratch: &mut PassScratch, chunk| {
+                let PassScratch {
+                    parents,
+                    pending_parents,
+                    groups,
+                    work,
+                    found,
+                } = scratch;
                 let mut local_max = 0u16;
-                // In batches: find the parents of a few children and start fetching their
-                // entries, then update them (parent slots are scattered over the unit).
-                for batch in chunk.chunks(32) {
-                    work.clear();
+                // In batches, each stage starting to fetch what the next needs (children,
+                // parents and their slots are scattered over the unit): find the parents of a
+                // few children, then their slots, then update them.
+                const BATCH: usize = 16;
+                for (b, batch) in chunk.chunks(BATCH).enumerate() {
+                    for &tagged in chunk.iter().skip((b + 1) * BATCH).take(BATCH) {
+                        let (pi, slot) = untag(tagged);
+                        prefetch(&parts[pi].vals[slot as usize]);
+                    }
+                    pending_parents.clear();
+                    groups.clear();
                     for &tagged in batch {
                         let (pi, slot) = untag(tagged);
                         let part = &parts[pi];
@@ -217,20 +281,42 @@ pub fn solve_unit<R: SectorRules>(
                         let child = Folded { own, opp, own_hand: part.key.wf, opp_hand: part.key.bf };
                         parents.clear();
                         rules.unmoves(&child, parents);
-                        let first = work.len();
+                        let start = pending_parents.len();
+                        // The parents of a child usually share their sector.
+                        let mut last: Option<(u32, Option<usize>)> = None;
                         for p in parents.iter() {
-                            if let Some(u) = part_of(p.key()) {
-                                let s = parts[u].idx.index(p.own, p.opp);
-                                prefetch(&parts[u].vals[s as usize]);
-                                if !is_loss {
-                                    prefetch(&parts[u].cnt[s as usize]);
+                            let k = p.packed_key();
+                            let u = match last {
+                                Some((lk, lu)) if lk == k => lu,
+                                _ => {
+                                    let lu = find_packed(&parts, k);
+                                    last = Some((k, lu));
+                                    lu
                                 }
-                                work.push((is_loss, u, s));
+                            };
+                            if let Some(u) = u {
+                                let rank = parts[u].idx.prefetch_class(p.own);
+                                pending_parents.push((is_loss, u, rank, p.opp));
                             }
                         }
                         // Two un-moves reach the same parent up to symmetry only through a
                         // symmetry fixing the child's own stones (the parent's opponent stones).
-                        if !part.idx.own_set_asymmetric(own) {
+                        let symmetric = !part.idx.own_set_asymmetric(own);
+                        groups.push((start, pending_parents.len(), symmetric));
+                    }
+                    work.clear();
+                    for &(start, end, symmetric) in groups.iter() {
+                        let first = work.len();
+                        for &(is_loss, u, rank, opp) in &pending_parents[start..end] {
+                            let idx = &parts[u].idx;
+                            let s = idx.index_in(&idx.own_class_of_rank(rank), opp);
+                            prefetch(&parts[u].vals[s as usize]);
+                            if !is_loss {
+                                prefetch(&parts[u].cnt[s as usize]);
+                            }
+                            work.push((is_loss, u, s));
+                        }
+                        if symmetric {
                             let tail = &mut work[first..];
                             tail.sort_unstable();
                             let mut keep = first;
@@ -250,7 +336,7 @@ pub fn solve_unit<R: SectorRules>(
                             let cell = &pp.vals[s as usize];
                             let mut cur = cell.load(Relaxed);
                             loop {
-                                let better = cur == DRAW
+                                let better = pending(cur).is_some()
                                     || matches!(Value::decode(cur), Some(Value::Win(x)) if x > d + 1);
                                 if !better {
                                     break;
@@ -265,10 +351,14 @@ pub fn solve_unit<R: SectorRules>(
                                 }
                             }
                         } else if pp.cnt[s as usize].fetch_sub(1, Relaxed) == 1 {
-                            let dist = (d + 1).max(pp.loss_max[s as usize].load(Relaxed));
-                            if pp.vals[s as usize].compare_exchange(DRAW, loss(dist), Relaxed, Relaxed).is_ok() {
-                                local_max = local_max.max(dist);
-                                found.push((dist, tag(u, s)));
+                            let cell = &pp.vals[s as usize];
+                            let cur = cell.load(Relaxed);
+                            if let Some(longest) = pending(cur) {
+                                let dist = (d + 1).max(longest);
+                                if cell.compare_exchange(cur, loss(dist), Relaxed, Relaxed).is_ok() {
+                                    local_max = local_max.max(dist);
+                                    found.push((dist, tag(u, s)));
+                                }
                             }
                         }
                     }
@@ -289,10 +379,20 @@ pub fn solve_unit<R: SectorRules>(
         );
     }
 
-    // 3. Unknown is a draw (already encoded as DRAW).
+    // 3. Unknown is a draw.
     Ok(parts
         .into_iter()
-        .map(|p| (p.key, p.vals.into_iter().map(|a| a.into_inner()).collect()))
+        .map(|p| {
+            let vals = p.vals.into_iter().map(|a| {
+                let v = a.into_inner();
+                if v > PENDING {
+                    DRAW
+                } else {
+                    v
+                }
+            });
+            (p.key, vals.collect())
+        })
         .collect())
 }
 
@@ -308,11 +408,42 @@ fn find_packed(parts: &[Part], k: u32) -> Option<usize> {
     parts.iter().position(|p| p.packed == k)
 }
 
-/// Per-thread buffers of the initialisation: moves, moves inside the unit, resolved slots.
-type InitScratch = (Children, Vec<(usize, u64)>, Vec<(u16, u64)>);
-/// Per-thread buffers of a frontier pass: parents, parent updates (whether the child is a loss,
-/// part, slot), resolved slots.
-type PassScratch = (Vec<Folded>, Vec<(bool, usize, u64)>, Vec<(u16, u64)>);
+/// Per-thread buffers of the initialisation.
+#[derive(Default)]
+struct InitScratch {
+    eval: EvalScratch,
+    /// Resolved slots, with their distance.
+    found: Vec<(u16, u64)>,
+    /// Values of one opponent class: (slot, code, counter).
+    results: Vec<(u64, u16, u8)>,
+}
+
+/// Per-thread buffers of [`evaluate`].
+#[derive(Default)]
+struct EvalScratch {
+    /// Moves of one position.
+    children: Children,
+    /// Moves of one position inside the unit, as (part, slot).
+    inside: Vec<(usize, u64)>,
+    cache: ClassCache,
+}
+
+/// Per-thread buffers of a frontier pass.
+#[derive(Default)]
+struct PassScratch {
+    /// Parents of one child.
+    parents: Vec<Folded>,
+    /// Parents of a batch: whether the child is a loss, part, colex rank of the parent's own
+    /// stones, its opponent stones.
+    pending_parents: Vec<(bool, usize, u64, Bits)>,
+    /// The parents of each child of a batch in `pending_parents`, and whether they need
+    /// deduplicating.
+    groups: Vec<(usize, usize, bool)>,
+    /// Parent updates: whether the child is a loss, part, slot.
+    work: Vec<(bool, usize, u64)>,
+    /// Resolved slots, with their distance.
+    found: Vec<(u16, u64)>,
+}
 
 /// A slot tagged with the unit part it belongs to.
 #[inline]
@@ -355,9 +486,36 @@ impl Buckets {
     }
 }
 
+/// A vector of `n` elements made by `init`, its memory advised to be backed by huge pages
+/// (2 MiB): the solver writes its slots in scattered order, and with 4 KiB pages nearly every
+/// access would miss the TLB. The advice is only a hint; results do not depend on it.
+fn huge_vec<T>(n: usize, init: impl FnMut() -> T) -> Vec<T> {
+    let mut v: Vec<T> = Vec::with_capacity(n);
+    #[cfg(target_os = "linux")]
+    {
+        let bytes = n * std::mem::size_of::<T>();
+        if bytes >= 4 << 20 {
+            let start = v.as_mut_ptr() as usize;
+            let page = 4096;
+            let lo = (start + page - 1) & !(page - 1);
+            let hi = (start + bytes) & !(page - 1);
+            if hi > lo {
+                // SAFETY: madvise only gives the kernel a hint about pages inside the vector's
+                // own allocation (rounded inwards to page boundaries); it does not change their
+                // contents, and an error (e.g. no huge page support) is harmless and ignored.
+                unsafe {
+                    libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE);
+                }
+            }
+        }
+    }
+    v.extend(std::iter::repeat_with(init).take(n));
+    v
+}
+
 /// Hints the CPU to bring a cache line in (no effect on results).
 #[inline]
-fn prefetch<T>(p: &T) {
+pub(crate) fn prefetch<T>(p: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: prefetching is only a hint; it reads no memory architecturally and cannot fault,
     // and the pointer comes from a live reference.
@@ -388,10 +546,15 @@ fn evaluate<R: SectorRules>(
     deps: &[Dep],
     f: &Folded,
     rules: &R,
-    children: &mut Children,
-    inside: &mut Vec<(usize, u64)>,
+    scratch: &mut EvalScratch,
+    count_plain: bool,
 ) -> Result<Eval, ProbeError> {
-    rules.children(f, children);
+    let EvalScratch {
+        children,
+        inside,
+        cache,
+    } = scratch;
+    rules.children_counting(f, children, count_plain);
     inside.clear();
     if children.wins_now {
         return Ok(Eval {
@@ -400,7 +563,7 @@ fn evaluate<R: SectorRules>(
             loss_max: 0,
         });
     }
-    if children.list.is_empty() {
+    if children.list.is_empty() && children.plain == 0 {
         // No legal move: the side to move loses.
         return Ok(Eval {
             code: loss(0),
@@ -408,50 +571,56 @@ fn evaluate<R: SectorRules>(
             loss_max: 0,
         });
     }
-    let mut best_win: Option<u16> = None;
+    // The children's values are folded in without branching on them (they are unpredictable),
+    // so that the processor can look up the next children while a value is still on its way.
+    let mut best_win = u16::MAX;
     let mut draw_out = false;
     let mut loss_max: u16 = 0;
     // Two moves can only lead to the same position up to symmetry through a symmetry that fixes
     // the opponent's stones (they are the child's own stones, untouched by the move). When none
     // does, moves inside the unit are counted without computing their slots.
-    let mut plain_inside = 0usize;
+    let mut plain_inside = children.plain;
     let mut asymmetric: Option<bool> = None;
     for c in children.list.iter() {
-        let ck = c.packed_key();
-        let value = if let Some(u) = find_packed(parts, ck) {
-            let asym = *asymmetric.get_or_insert_with(|| parts[u].idx.own_set_asymmetric(f.opp));
-            if asym {
-                plain_inside += 1;
-            } else {
-                inside.push((u, parts[u].idx.index(c.own, c.opp)));
-            }
-            continue;
-        } else if let Some((_, t)) = deps.iter().find(|d| d.0 == ck) {
-            let slot = t.1.index(c.own, c.opp);
-            t.0.value(slot).ok_or_else(|| {
-                ProbeError::Unsupported(format!("table {} has no value at slot {slot}", c.key()))
-            })?
-        } else {
-            return Err(ProbeError::Unsupported(format!(
-                "no table opened for sector {}",
-                c.key()
-            )));
-        };
-        match value {
-            Value::Loss(d) => {
-                best_win = Some(best_win.map_or(d + 1, |b| b.min(d + 1)));
-                if d == 0 {
-                    break;
+        let ctx = cache.get(parts, deps, f.opp, c.own, c.packed_key())?;
+        let code = match ctx.target {
+            Target::Part(u) => {
+                let asym = *asymmetric.get_or_insert(ctx.class.stab == 1);
+                if asym {
+                    plain_inside += 1;
+                } else {
+                    inside.push((u, parts[u].idx.index_in(&ctx.class, c.opp)));
                 }
+                continue;
             }
-            Value::Win(d) => loss_max = loss_max.max(d + 1),
-            Value::Draw => draw_out = true,
+            Target::Dep(i) => {
+                let t = &deps[i].1;
+                let slot = t.1.index_in(&ctx.class, c.opp);
+                let code = t.0.code_or_wasted(slot);
+                if code == WASTED {
+                    return Err(ProbeError::Unsupported(format!(
+                        "table {} has no value at slot {slot}",
+                        c.key()
+                    )));
+                }
+                code
+            }
+            Target::Missing => unreachable!("`get` reports sectors without a table"),
+        };
+        // Draw 0, loss 1, win 2 (wasted slots were rejected above).
+        let kind = code >> 14;
+        let plies = (code & MAX_DISTANCE) + 1;
+        best_win = best_win.min(if kind == 1 { plies } else { u16::MAX });
+        loss_max = loss_max.max(if kind == 2 { plies } else { 0 });
+        draw_out |= kind == 0;
+        if code == loss(0) {
+            break;
         }
     }
-    if let Some(w) = best_win {
+    if best_win != u16::MAX {
         // A win never needs its counter: it cannot become a loss.
         return Ok(Eval {
-            code: win(w),
+            code: win(best_win),
             count: 0,
             loss_max: 0,
         });
@@ -465,6 +634,139 @@ fn evaluate<R: SectorRules>(
         count,
         loss_max,
     })
+}
+
+/// Where a child's value lives: a part of the unit or an opened dependency.
+#[derive(Clone, Copy)]
+enum Target {
+    Part(usize),
+    Dep(usize),
+    /// No table was opened for the sector.
+    Missing,
+}
+
+/// A child sector and own-stone set with what its slots need ([`OwnClass`]).
+#[derive(Clone, Copy)]
+struct CachedClass {
+    own: Bits,
+    key: u32,
+    target: Target,
+    class: OwnClass,
+}
+
+/// The own classes of recent children. A child's own stones are the parent's opponent stones,
+/// minus any removed: the cache is indexed by the lowest removed point (two ways each), so the
+/// children of one position, and of all the positions sharing its opponent stones, hit.
+struct ClassCache(Vec<[CachedClass; 2]>);
+
+impl Default for ClassCache {
+    fn default() -> Self {
+        let empty = CachedClass {
+            own: 0,
+            // No sector has this key (it would have 255 stones a side).
+            key: u32::MAX,
+            target: Target::Dep(0),
+            class: OwnClass {
+                base: 0,
+                free: 0,
+                g: 0,
+                stab: 1,
+            },
+        };
+        ClassCache(vec![[empty; 2]; 33])
+    }
+}
+
+impl ClassCache {
+    /// The class of a child with stones `own` in the sector of packed key `key`, whose parent's
+    /// opponent has `parent_opp`; an error if no table was opened for that sector.
+    #[inline]
+    fn get(
+        &mut self,
+        parts: &[Part],
+        deps: &[Dep],
+        parent_opp: Bits,
+        own: Bits,
+        key: u32,
+    ) -> Result<&CachedClass, ProbeError> {
+        let c = self.lookup(parts, deps, parent_opp, own, key);
+        if let Target::Missing = c.target {
+            return Err(missing(key));
+        }
+        Ok(c)
+    }
+
+    /// [`ClassCache::get`], with [`Target::Missing`] for a sector without a table.
+    #[inline]
+    fn lookup(
+        &mut self,
+        parts: &[Part],
+        deps: &[Dep],
+        parent_opp: Bits,
+        own: Bits,
+        key: u32,
+    ) -> &CachedClass {
+        let removed = parent_opp ^ own;
+        let h = if removed == 0 {
+            0
+        } else {
+            1 + removed.trailing_zeros() as usize
+        };
+        let ways = &self.0[h];
+        if ways[0].own == own && ways[0].key == key {
+            return &self.0[h][0];
+        }
+        if ways[1].own == own && ways[1].key == key {
+            return &self.0[h][1];
+        }
+        self.fill(parts, deps, h, own, key)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fill(
+        &mut self,
+        parts: &[Part],
+        deps: &[Dep],
+        h: usize,
+        own: Bits,
+        key: u32,
+    ) -> &CachedClass {
+        let (target, class) = if let Some(u) = find_packed(parts, key) {
+            (Target::Part(u), parts[u].idx.own_class(own))
+        } else if let Some(i) = deps.iter().position(|d| d.0 == key) {
+            (Target::Dep(i), deps[i].1 .1.own_class(own))
+        } else {
+            let none = OwnClass {
+                base: 0,
+                free: 0,
+                g: 0,
+                stab: 1,
+            };
+            (Target::Missing, none)
+        };
+        let ways = &mut self.0[h];
+        ways[1] = ways[0];
+        ways[0] = CachedClass {
+            own,
+            key,
+            target,
+            class,
+        };
+        &ways[0]
+    }
+}
+
+/// The error for a move into a sector whose table was not opened.
+#[cold]
+fn missing(key: u32) -> ProbeError {
+    let k = SectorKey {
+        w: key as u8,
+        b: (key >> 8) as u8,
+        wf: (key >> 16) as u8,
+        bf: (key >> 24) as u8,
+    };
+    ProbeError::Unsupported(format!("no table opened for sector {k}"))
 }
 
 /// Totals of one solved sector.

@@ -32,6 +32,15 @@ pub trait SectorRules: Sync + Send {
     fn successors(&self, k: SectorKey) -> Vec<SectorKey>;
     /// Every move of a position not over by material (see [`Children`]).
     fn children(&self, f: &Folded, out: &mut Children);
+    /// [`SectorRules::children`], where with `count_plain` the rules may count in `out.plain`
+    /// instead of listing the moves that leave the opponent's stones and both hands as they
+    /// are (moves to the colour-swapped sector, own stones the opponent's). By default every
+    /// move is listed.
+    fn children_counting(&self, f: &Folded, out: &mut Children, count_plain: bool) {
+        let _ = count_plain;
+        self.children(f, out);
+        out.plain = 0;
+    }
     /// The parents of a position by the moves that stay inside its unit (no capture, no
     /// placement): the inverse of the non-capturing part of `children`.
     fn unmoves(&self, child: &Folded, out: &mut Vec<Folded>);
@@ -76,6 +85,9 @@ impl SectorRules for MillRules {
     }
     fn children(&self, f: &Folded, out: &mut Children) {
         self.gen.children(f, out)
+    }
+    fn children_counting(&self, f: &Folded, out: &mut Children, count_plain: bool) {
+        self.gen.children_counting(f, out, count_plain)
     }
     fn unmoves(&self, child: &Folded, out: &mut Vec<Folded>) {
         crate::retro::unmoves(&self.game, child, out)

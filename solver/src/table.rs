@@ -358,7 +358,18 @@ impl Table {
     #[inline]
     pub fn code(&self, slot: u64) -> u16 {
         let o = HEADER_SIZE + 2 * slot as usize;
-        u16::from_le_bytes([self.map[o], self.map[o + 1]])
+        let b: [u8; 2] = self.map[o..o + 2].try_into().expect("two bytes");
+        u16::from_le_bytes(b)
+    }
+
+    /// The raw code of a slot, or the wasted-slot code for a slot out of range.
+    #[inline]
+    pub fn code_or_wasted(&self, slot: u64) -> u16 {
+        if slot < self.header.slots {
+            self.code(slot)
+        } else {
+            crate::value::WASTED
+        }
     }
 
     /// The value of a slot (`None` for a wasted slot or a slot out of range).
