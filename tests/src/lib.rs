@@ -1,5 +1,7 @@
 //! Helpers for the end-to-end tests: locating and running the `retro` binary.
 
+pub mod props;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 

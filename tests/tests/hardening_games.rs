@@ -13,10 +13,11 @@
 //! `PROPTEST_CASES=N` overrides the number of cases of every property.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
+use proptest::test_runner::TestCaseError;
 use retro_engine::dara::notation::cell_name;
 use retro_engine::dara::{Dara, DaraProfile, Position as DaraPos, ALL};
 use retro_engine::oaq::{Oaq, OaqProfile, Position as OaqPos};
+use retro_tests::props::run;
 use std::cell::Cell;
 
 /// Dara rule configurations (`;`-separated `--rule` settings).
@@ -81,48 +82,6 @@ fn oaq_games() -> Vec<(&'static str, Oaq)> {
         .iter()
         .map(|&r| (r, Oaq::new(oaq_profile(r))))
         .collect()
-}
-
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// Runs a property with `n` cases and no failure file; panics with the shrunk input on failure.
-fn run<S: Strategy>(
-    name: &str,
-    n: u32,
-    strategy: S,
-    test: impl Fn(S::Value) -> Result<(), TestCaseError>,
-) where
-    S::Value: std::fmt::Debug,
-{
-    let mut runner = TestRunner::new(Config {
-        cases: cases(n),
-        failure_persistence: None,
-        ..Config::default()
-    });
-    let count = Cell::new(0u64);
-    let start = std::time::Instant::now();
-    let result = runner.run(&strategy, |v| {
-        count.set(count.get() + 1);
-        test(v)
-    });
-    eprintln!(
-        "{name}: {} cases run ({} configured) in {:.2} s",
-        count.get(),
-        cases(n),
-        start.elapsed().as_secs_f64()
-    );
-    match result {
-        Ok(()) => {}
-        Err(TestError::Fail(reason, value)) => {
-            panic!("{name} failed: {reason}\nminimal failing input: {value:#?}")
-        }
-        Err(TestError::Abort(reason)) => panic!("{name} aborted: {reason}"),
-    }
 }
 
 /// Counts of (cases, accepted inputs), printed after a property.

@@ -9,8 +9,9 @@
 //! `PROPTEST_CASES=N` overrides the number of cases of every property.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
+use proptest::test_runner::TestCaseError;
 use retro_engine::mill::{Mill, Position, Profile, Step, StepList, PRESETS};
+use retro_tests::props::run;
 use std::cell::Cell;
 
 /// Characters of the FEN alphabet (plus the letters of the `ids:nodes` extension).
@@ -23,48 +24,6 @@ fn games() -> Vec<(&'static str, Mill)> {
         .iter()
         .map(|p| (p.name, Mill::new(Profile::preset(p.name).expect("preset"))))
         .collect()
-}
-
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// Runs a property with `n` cases and no failure file; panics with the shrunk input on failure.
-fn run<S: Strategy>(
-    name: &str,
-    n: u32,
-    strategy: S,
-    test: impl Fn(S::Value) -> Result<(), TestCaseError>,
-) where
-    S::Value: std::fmt::Debug,
-{
-    let mut runner = TestRunner::new(Config {
-        cases: cases(n),
-        failure_persistence: None,
-        ..Config::default()
-    });
-    let count = Cell::new(0u64);
-    let start = std::time::Instant::now();
-    let result = runner.run(&strategy, |v| {
-        count.set(count.get() + 1);
-        test(v)
-    });
-    eprintln!(
-        "{name}: {} cases run ({} configured) in {:.2} s",
-        count.get(),
-        cases(n),
-        start.elapsed().as_secs_f64()
-    );
-    match result {
-        Ok(()) => {}
-        Err(TestError::Fail(reason, value)) => {
-            panic!("{name} failed: {reason}\nminimal failing input: {value:#?}")
-        }
-        Err(TestError::Abort(reason)) => panic!("{name} aborted: {reason}"),
-    }
 }
 
 /// Plays random legal steps (split form) from the start: `choices[i]` picks the i-th step.

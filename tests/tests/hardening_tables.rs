@@ -12,7 +12,7 @@
 //! (`cargo test ... -- --nocapture`); `PROPTEST_CASES=N` overrides the number of cases.
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
+use proptest::test_runner::TestCaseError;
 use retro_engine::mill::{Mill, Profile};
 use retro_solver::db::Db;
 use retro_solver::index::{spread, unrank_set, BoardIndex, BINOM};
@@ -20,6 +20,7 @@ use retro_solver::sector::{Folded, SectorKey};
 use retro_solver::solve::solve;
 use retro_solver::table::{checksum, Table, HEADER_SIZE, TRAILER_SIZE};
 use retro_solver::value::Value;
+use retro_tests::props::run;
 use std::cell::Cell;
 use std::path::PathBuf;
 
@@ -29,48 +30,6 @@ const K33: SectorKey = SectorKey {
     wf: 0,
     bf: 0,
 };
-
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// Runs a property with `n` cases and no failure file; panics with the shrunk input on failure.
-fn run<S: Strategy>(
-    name: &str,
-    n: u32,
-    strategy: S,
-    test: impl Fn(S::Value) -> Result<(), TestCaseError>,
-) where
-    S::Value: std::fmt::Debug,
-{
-    let mut runner = TestRunner::new(Config {
-        cases: cases(n),
-        failure_persistence: None,
-        ..Config::default()
-    });
-    let count = Cell::new(0u64);
-    let start = std::time::Instant::now();
-    let result = runner.run(&strategy, |v| {
-        count.set(count.get() + 1);
-        test(v)
-    });
-    eprintln!(
-        "{name}: {} cases run ({} configured) in {:.2} s",
-        count.get(),
-        cases(n),
-        start.elapsed().as_secs_f64()
-    );
-    match result {
-        Ok(()) => {}
-        Err(TestError::Fail(reason, value)) => {
-            panic!("{name} failed: {reason}\nminimal failing input: {value:?}")
-        }
-        Err(TestError::Abort(reason)) => panic!("{name} aborted: {reason}"),
-    }
-}
 
 fn nine() -> Mill {
     Mill::new(Profile::default())
