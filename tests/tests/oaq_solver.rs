@@ -16,6 +16,24 @@ fn game(seeds: &str) -> Oaq {
     Oaq::new(prof)
 }
 
+/// `retro analyse oaq --json` under `rules` with the tables in `dir`.
+fn analyse_json(dir: &str, rules: &str) -> std::process::Output {
+    retro(
+        &["analyse", "oaq", "--rule", rules, "--dir", dir, "--json"],
+        None,
+    )
+}
+
+/// A xorshift generator: reproducible random numbers for the tests.
+fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
 fn strip(p: &Position) -> Position {
     let mut q = *p;
     q.stores = [0, 0];
@@ -138,13 +156,7 @@ fn proven_search_results_equal_the_table() {
     let solved = solve(&g, &()).unwrap();
     let idx = OaqIndex::new(&g);
     // Positions from random playouts, searched to the end where every line ends.
-    let mut rng = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = xorshift(0x2545_F491_4F6C_DD1D);
     let (mut checked, mut tried, mut list) = (0, 0, Vec::new());
     while tried < 400 {
         let mut p = g.start();
@@ -210,18 +222,7 @@ fn solve_analyse_verify_end_to_end() {
     assert_eq!(again["start_value"], start);
 
     // Analysis answers from the table, proven, for the start and for any position of the game.
-    let out = retro(
-        &[
-            "analyse",
-            "oaq",
-            "--rule",
-            "seeds=1,0",
-            "--dir",
-            d,
-            "--json",
-        ],
-        None,
-    );
+    let out = analyse_json(d, "seeds=1,0");
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(v["source"], "table");
@@ -262,34 +263,12 @@ fn solve_analyse_verify_end_to_end() {
     let mut bad = good.clone();
     bad[good.len() / 2] ^= 1;
     std::fs::write(&table, &bad).unwrap();
-    let out = retro(
-        &[
-            "analyse",
-            "oaq",
-            "--rule",
-            "seeds=1,0",
-            "--dir",
-            d,
-            "--json",
-        ],
-        None,
-    );
+    let out = analyse_json(d, "seeds=1,0");
     assert!(!out.status.success());
     assert!(stderr(&out).contains("checksum"), "{}", stderr(&out));
     assert!(!retro(&["verify", "--dir", d], None).status.success());
     std::fs::write(&table, &good[..good.len() - 7]).unwrap();
-    let out = retro(
-        &[
-            "analyse",
-            "oaq",
-            "--rule",
-            "seeds=1,0",
-            "--dir",
-            d,
-            "--json",
-        ],
-        None,
-    );
+    let out = analyse_json(d, "seeds=1,0");
     assert!(!out.status.success());
     assert!(stderr(&out).contains("bytes"), "{}", stderr(&out));
     let rebuilt = solve(&[]);
@@ -311,18 +290,7 @@ fn solve_analyse_verify_end_to_end() {
         .join("game.rtb");
     std::fs::create_dir_all(other.parent().unwrap()).unwrap();
     std::fs::write(&other, &good).unwrap();
-    let out = retro(
-        &[
-            "analyse",
-            "oaq",
-            "--rule",
-            "seeds=1,1",
-            "--dir",
-            d,
-            "--json",
-        ],
-        None,
-    );
+    let out = analyse_json(d, "seeds=1,1");
     assert!(!out.status.success());
     assert!(stderr(&out).contains("other rules"), "{}", stderr(&out));
 }
@@ -338,13 +306,7 @@ fn damaged_oaq_tables_are_refused() {
     write(&path, &header, &solved.values).unwrap();
     let good = std::fs::read(&path).unwrap();
     assert!(OaqTable::open(&path).is_ok());
-    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
     let bad = dir.path().join("bad.rtb");
     let refused = |bytes: &[u8]| {
         std::fs::write(&bad, bytes).unwrap();
