@@ -246,13 +246,16 @@ pub fn solve_with(
         // Each position is updated in place; one that comes out with P = M is final (P never
         // exceeds its solution, M never goes below its own, which is at least P's) and leaves
         // the list.
-        let results: Vec<(u64, Vec<u32>)> = active
-            .par_chunks(CHUNK as usize)
+        // Positions that stay open are moved to the front of their chunk, then the chunks
+        // are joined in place: no second copy of the list (it can hold a billion slots).
+        let results: Vec<(u64, usize)> = active
+            .par_chunks_mut(CHUNK as usize)
             .map(|chunk| {
                 let mut changed = 0u64;
-                let mut keep = Vec::with_capacity(chunk.len());
+                let mut kept = 0;
                 let mut list = Vec::with_capacity(10);
-                for &slot in chunk {
+                for i in 0..chunk.len() {
+                    let slot = chunk[i];
                     let s = slot as usize;
                     let pos = idx.unrank(g, slot as u64).expect("a slot of the index");
                     g.moves(&pos, &mut list);
@@ -274,10 +277,11 @@ pub fn solve_with(
                         changed += 1;
                     }
                     if np != nm {
-                        keep.push(slot);
+                        chunk[kept] = slot;
+                        kept += 1;
                     }
                 }
-                (changed, keep)
+                (changed, kept)
             })
             .collect();
         let changed: u64 = results.iter().map(|r| r.0).sum();
@@ -291,7 +295,13 @@ pub fn solve_with(
         if changed == 0 {
             break;
         }
-        active = results.into_iter().flat_map(|r| r.1).collect();
+        let mut open = 0;
+        for (i, &(_, kept)) in results.iter().enumerate() {
+            let from = i * CHUNK as usize;
+            active.copy_within(from..from + kept, open);
+            open += kept;
+        }
+        active.truncate(open);
         if checkpoints.is_some_and(|c| saved_at.elapsed() >= c.every) {
             save(&active, &stats)?;
             saved_at = std::time::Instant::now();
