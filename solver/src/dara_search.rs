@@ -14,7 +14,7 @@ use crate::sector::{Folded, SectorKey};
 use crate::value::Value;
 use retro_engine::dara::{Dara, Move, Position, ALL, NEIGHBOURS, NONE};
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Score of a win on the spot; a win in `d` plies scores `MATE - d`.
 pub const MATE: i32 = 1_000_000;
@@ -22,14 +22,8 @@ pub const MATE: i32 = 1_000_000;
 pub const MATE_BOUND: i32 = MATE - 100_000;
 const INF: i32 = MATE + 1;
 
-/// Limits of a search.
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    /// Deepest iteration (plies).
-    pub depth: u32,
-    /// Time budget; the deepest iteration finished in time is reported.
-    pub time: Option<Duration>,
-}
+/// Limits of a search (the same as the Ô Ăn Quan search's).
+pub use crate::oaq_search::Limits;
 
 /// The endgame tables found in a directory, checked once.
 pub struct Tables<'a> {

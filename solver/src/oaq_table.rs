@@ -12,7 +12,8 @@
 use crate::oaq_index::OaqIndex;
 use crate::oaq_solve::UNREACHABLE;
 use crate::table::{
-    Checksum, TableError, END_MAGIC, FORMAT_VERSION, HEADER_SIZE, MAGIC, TRAILER_SIZE,
+    header_frame, read_frame, Checksum, TableError, END_MAGIC, FINGERPRINT_OFFSET, HEADER_SIZE,
+    MAGIC, TRAILER_SIZE,
 };
 use memmap2::{Advice, Mmap};
 use retro_engine::oaq::{Oaq, Position};
@@ -24,7 +25,6 @@ use std::path::Path;
 pub const GAME_OAQ: u32 = 3;
 /// Value encoding id: one `i16` per slot of the Ô Ăn Quan index.
 pub const ENCODING_OAQ_I16: u32 = 2;
-const FINGERPRINT_OFFSET: usize = 128;
 
 /// What an Ô Ăn Quan table's header says.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,13 +93,9 @@ impl OaqHeader {
     }
 
     fn encode(&self) -> [u8; HEADER_SIZE] {
-        let mut b = [0u8; HEADER_SIZE];
-        b[0..8].copy_from_slice(MAGIC);
-        b[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-        b[12..16].copy_from_slice(&GAME_OAQ.to_le_bytes());
+        let mut b = header_frame(GAME_OAQ, ENCODING_OAQ_I16, &self.fingerprint);
         b[16] = self.seeds[0];
         b[17] = self.seeds[1];
-        b[20..24].copy_from_slice(&ENCODING_OAQ_I16.to_le_bytes());
         b[24..32].copy_from_slice(&self.slots.to_le_bytes());
         b[32..40].copy_from_slice(&self.positive.to_le_bytes());
         b[40..48].copy_from_slice(&self.zero.to_le_bytes());
@@ -107,53 +103,24 @@ impl OaqHeader {
         b[56..64].copy_from_slice(&self.unreachable.to_le_bytes());
         b[64..66].copy_from_slice(&self.max.to_le_bytes());
         b[66..68].copy_from_slice(&self.min.to_le_bytes());
-        let fp = self.fingerprint.as_bytes();
-        b[68..72].copy_from_slice(&(fp.len() as u32).to_le_bytes());
-        b[FINGERPRINT_OFFSET..FINGERPRINT_OFFSET + fp.len()].copy_from_slice(fp);
         b
     }
 
     fn decode(path: &Path, b: &[u8]) -> Result<OaqHeader, TableError> {
-        let corrupt = |m: &str| TableError::Corrupt(path.to_path_buf(), m.to_string());
-        if b.len() < HEADER_SIZE {
-            return Err(corrupt("shorter than the header"));
-        }
-        if &b[0..8] != MAGIC {
-            return Err(corrupt("bad magic: not a retro table"));
-        }
-        let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().expect("4 bytes"));
-        let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"));
-        let i16_at = |o: usize| i16::from_le_bytes(b[o..o + 2].try_into().expect("2 bytes"));
-        let version = u32_at(8);
-        if version != FORMAT_VERSION {
-            return Err(TableError::Mismatch(
-                path.to_path_buf(),
-                format!("format version {version}, this retro reads version {FORMAT_VERSION}"),
-            ));
-        }
-        if u32_at(12) != GAME_OAQ {
-            return Err(TableError::Mismatch(
-                path.to_path_buf(),
-                format!("table for game {}, not Ô Ăn Quan", u32_at(12)),
-            ));
-        }
-        if u32_at(20) != ENCODING_OAQ_I16 {
-            return Err(corrupt("unknown value encoding"));
-        }
-        let fp_len = u32_at(68) as usize;
-        if fp_len > HEADER_SIZE - FINGERPRINT_OFFSET {
-            return Err(corrupt("fingerprint length out of range"));
-        }
-        let fingerprint = std::str::from_utf8(&b[FINGERPRINT_OFFSET..FINGERPRINT_OFFSET + fp_len])
-            .map_err(|_| corrupt("fingerprint is not text"))?
-            .to_string();
+        let fingerprint = read_frame(path, b, Some((GAME_OAQ, "Ô Ăn Quan")), ENCODING_OAQ_I16)?;
+        let fp_len = fingerprint.len();
         let padding = b[18..20]
             .iter()
             .chain(&b[72..FINGERPRINT_OFFSET])
             .chain(&b[FINGERPRINT_OFFSET + fp_len..HEADER_SIZE]);
         if fingerprint.contains('\0') || padding.into_iter().any(|&x| x != 0) {
-            return Err(corrupt("header padding is not zero"));
+            return Err(TableError::Corrupt(
+                path.to_path_buf(),
+                "header padding is not zero".to_string(),
+            ));
         }
+        let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"));
+        let i16_at = |o: usize| i16::from_le_bytes(b[o..o + 2].try_into().expect("2 bytes"));
         Ok(OaqHeader {
             fingerprint,
             seeds: [b[16], b[17]],

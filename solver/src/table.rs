@@ -25,7 +25,7 @@ pub const GAME_MILL: u32 = 1;
 pub const GAME_DARA: u32 = 2;
 /// Value encoding id: `u16` codes of `value.rs`.
 pub const ENCODING_U16: u32 = 1;
-const FINGERPRINT_OFFSET: usize = 128;
+pub(crate) const FINGERPRINT_OFFSET: usize = 128;
 const FINGERPRINT_MAX: usize = HEADER_SIZE - FINGERPRINT_OFFSET;
 
 /// What a table's header says.
@@ -111,6 +111,65 @@ pub fn checksum(bytes: &[u8]) -> u64 {
     c.finish()
 }
 
+/// The parts of a header every table shares: magic, format version, game, value encoding and
+/// the fingerprint (from offset 128). The caller fills in its own fields.
+pub(crate) fn header_frame(game: u32, encoding: u32, fingerprint: &str) -> [u8; HEADER_SIZE] {
+    let mut b = [0u8; HEADER_SIZE];
+    b[0..8].copy_from_slice(MAGIC);
+    b[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    b[12..16].copy_from_slice(&game.to_le_bytes());
+    b[20..24].copy_from_slice(&encoding.to_le_bytes());
+    let fp = fingerprint.as_bytes();
+    b[68..72].copy_from_slice(&(fp.len() as u32).to_le_bytes());
+    b[FINGERPRINT_OFFSET..FINGERPRINT_OFFSET + fp.len()].copy_from_slice(fp);
+    b
+}
+
+/// Checks the shared parts of a header (length, magic, version, `game` when given, encoding,
+/// fingerprint length and text) and returns the fingerprint.
+pub(crate) fn read_frame(
+    path: &Path,
+    b: &[u8],
+    game: Option<(u32, &str)>,
+    encoding: u32,
+) -> Result<String, TableError> {
+    let corrupt = |m: &str| TableError::Corrupt(path.to_path_buf(), m.to_string());
+    if b.len() < HEADER_SIZE {
+        return Err(corrupt("shorter than the header"));
+    }
+    if &b[0..8] != MAGIC {
+        return Err(corrupt("bad magic: not a retro table"));
+    }
+    let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().expect("4 bytes"));
+    let version = u32_at(8);
+    if version != FORMAT_VERSION {
+        return Err(TableError::Mismatch(
+            path.to_path_buf(),
+            format!("format version {version}, this retro reads version {FORMAT_VERSION}"),
+        ));
+    }
+    if let Some((id, name)) = game {
+        if u32_at(12) != id {
+            return Err(TableError::Mismatch(
+                path.to_path_buf(),
+                format!("table for game {}, not {name}", u32_at(12)),
+            ));
+        }
+    }
+    if u32_at(20) != encoding {
+        return Err(corrupt("unknown value encoding"));
+    }
+    let fp_len = u32_at(68) as usize;
+    if fp_len > FINGERPRINT_MAX {
+        return Err(corrupt("fingerprint length out of range"));
+    }
+    Ok(
+        std::str::from_utf8(&b[FINGERPRINT_OFFSET..FINGERPRINT_OFFSET + fp_len])
+            .map_err(|_| corrupt("fingerprint is not text"))?
+            .to_string(),
+    )
+}
+
 impl Header {
     /// Counts the values of a finished table into a header.
     pub fn from_values(game: u32, fingerprint: &str, sector: SectorKey, values: &[u16]) -> Header {
@@ -153,12 +212,8 @@ impl Header {
     }
 
     fn encode(&self) -> [u8; HEADER_SIZE] {
-        let mut b = [0u8; HEADER_SIZE];
-        b[0..8].copy_from_slice(MAGIC);
-        b[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-        b[12..16].copy_from_slice(&self.game.to_le_bytes());
+        let mut b = header_frame(self.game, ENCODING_U16, &self.fingerprint);
         b[16..20].copy_from_slice(&[self.sector.w, self.sector.b, self.sector.wf, self.sector.bf]);
-        b[20..24].copy_from_slice(&ENCODING_U16.to_le_bytes());
         b[24..32].copy_from_slice(&self.slots.to_le_bytes());
         b[32..40].copy_from_slice(&self.wins.to_le_bytes());
         b[40..48].copy_from_slice(&self.draws.to_le_bytes());
@@ -166,40 +221,14 @@ impl Header {
         b[56..64].copy_from_slice(&self.wasted.to_le_bytes());
         b[64..66].copy_from_slice(&self.longest_win.to_le_bytes());
         b[66..68].copy_from_slice(&self.longest_loss.to_le_bytes());
-        let fp = self.fingerprint.as_bytes();
-        b[68..72].copy_from_slice(&(fp.len() as u32).to_le_bytes());
-        b[FINGERPRINT_OFFSET..FINGERPRINT_OFFSET + fp.len()].copy_from_slice(fp);
         b
     }
 
     fn decode(path: &Path, b: &[u8]) -> Result<Header, TableError> {
-        let corrupt = |m: &str| TableError::Corrupt(path.to_path_buf(), m.to_string());
-        if b.len() < HEADER_SIZE {
-            return Err(corrupt("shorter than the header"));
-        }
-        if &b[0..8] != MAGIC {
-            return Err(corrupt("bad magic: not a retro table"));
-        }
+        let fingerprint = read_frame(path, b, None, ENCODING_U16)?;
         let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().expect("4 bytes"));
         let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"));
         let u16_at = |o: usize| u16::from_le_bytes(b[o..o + 2].try_into().expect("2 bytes"));
-        let version = u32_at(8);
-        if version != FORMAT_VERSION {
-            return Err(TableError::Mismatch(
-                path.to_path_buf(),
-                format!("format version {version}, this retro reads version {FORMAT_VERSION}"),
-            ));
-        }
-        if u32_at(20) != ENCODING_U16 {
-            return Err(corrupt("unknown value encoding"));
-        }
-        let fp_len = u32_at(68) as usize;
-        if fp_len > FINGERPRINT_MAX {
-            return Err(corrupt("fingerprint length out of range"));
-        }
-        let fingerprint = std::str::from_utf8(&b[FINGERPRINT_OFFSET..FINGERPRINT_OFFSET + fp_len])
-            .map_err(|_| corrupt("fingerprint is not text"))?
-            .to_string();
         Ok(Header {
             game: u32_at(12),
             fingerprint,
