@@ -1,6 +1,7 @@
 //! `retro moves dara`, `retro perft dara`, `retro solve dara` and `retro analyse dara`.
 
 use crate::error::CliError;
+use crate::game_referees::DaraReferee;
 use crate::output;
 use crate::RuleArgs;
 use retro_engine::dara::{Dara, DaraProfile, Position};
@@ -19,7 +20,7 @@ pub fn game(rules: &RuleArgs) -> Result<Dara, CliError> {
         "drop-threes-forbidden=on|off, protected-threes=on|off",
     )?;
     let mut profile = DaraProfile::default();
-    for r in &rules.rules {
+    for r in rules.game_rules() {
         profile.set(r).map_err(CliError::input)?;
     }
     Ok(Dara::new(profile))
@@ -62,7 +63,8 @@ fn state_json(g: &Dara, p: &Position) -> Value {
     })
 }
 
-fn diagram(g: &Dara, p: &Position) -> String {
+/// The board as players see it, with stones in hand and the side to move.
+pub fn diagram(g: &Dara, p: &Position) -> String {
     let mut out = String::new();
     for rank in (0..5).rev() {
         out.push_str(&format!("{} ", rank + 1));
@@ -292,7 +294,7 @@ fn table_analysis(
 }
 
 /// Result and plies of a search score (`"unknown"` when no forced result was found).
-fn score_row(score: i32, proven: bool) -> (&'static str, Option<u16>) {
+pub fn score_row(score: i32, proven: bool) -> (&'static str, Option<u16>) {
     match value_of(score) {
         Some(v) => (v.result(), v.plies()),
         None if proven => ("draw", None),
@@ -300,7 +302,8 @@ fn score_row(score: i32, proven: bool) -> (&'static str, Option<u16>) {
     }
 }
 
-fn analysis_json(
+/// The analysis of a position: from the tables when they hold it, else a search.
+pub fn analysis_json(
     g: &Dara,
     t: &Tables,
     p: &Position,
@@ -311,33 +314,50 @@ fn analysis_json(
         return Ok(out);
     }
     let r = search(g, t, p, limits)?.expect("a finished game has an exact value");
-    let (result, plies) = score_row(r.score, r.proven);
-    let best: Vec<String> = r
+    let moves = r
         .moves
         .iter()
-        .filter(|m| m.score == r.score)
-        .map(|m| g.format_move(&m.mv))
+        .map(|m| (g.format_move(&m.mv), m.score, m.proven));
+    Ok(search_json(
+        g.format_position(p),
+        (r.score, r.proven, r.depth, r.nodes),
+        moves.collect(),
+    ))
+}
+
+/// The analysis JSON of a win/draw/loss search (Dara, and Mill where no table holds a
+/// position): `root` is (score, proven, depth, nodes); `moves` (text, score, proven), best first.
+pub fn search_json(
+    fen: String,
+    root: (i32, bool, u32, u64),
+    moves: Vec<(String, i32, bool)>,
+) -> Value {
+    let (score, proven, depth, nodes) = root;
+    let (result, plies) = score_row(score, proven);
+    let best: Vec<&String> = moves
+        .iter()
+        .filter(|m| m.1 == score)
+        .map(|m| &m.0)
         .collect();
-    let moves: Vec<Value> = r
-        .moves
+    let rows: Vec<Value> = moves
         .iter()
-        .map(|m| {
-            let (result, plies) = score_row(m.score, m.proven);
-            json!({"move": g.format_move(&m.mv), "result": result, "plies": plies, "score": m.score})
+        .map(|(text, score, proven)| {
+            let (result, plies) = score_row(*score, *proven);
+            json!({"move": text, "result": result, "plies": plies, "score": score})
         })
         .collect();
-    Ok(json!({
-        "fen": g.format_position(p),
+    json!({
+        "fen": fen,
         "result": result,
         "plies": plies,
-        "proven": r.proven,
-        "depth": r.depth,
+        "proven": proven,
+        "depth": depth,
         "source": "search",
-        "score": r.score,
+        "score": score,
         "best": best,
-        "moves": moves,
-        "nodes": r.nodes,
-    }))
+        "moves": rows,
+        "nodes": nodes,
+    })
 }
 
 /// `retro analyse dara`: from the endgame tables where they hold the position, else by search
@@ -352,6 +372,7 @@ pub fn analyse(
     batch: Option<&str>,
     depth: Option<u32>,
     time: Option<f64>,
+    record: Option<&[String]>,
 ) -> Result<(), CliError> {
     let g = game(rules)?;
     let limits = Limits {
@@ -367,12 +388,38 @@ pub fn analyse(
             Err(e) => output::line_error(i, line, e),
         });
     }
-    let p = position(&g, fen)?;
+    let mut p = position(&g, fen)?;
+    let referee = DaraReferee {
+        game: g.clone(),
+        n_move_rule: rules.n_move_rule()?,
+    };
+    let rec = record
+        .map(|moves| crate::referee::play(&referee, p, moves))
+        .transpose()?;
     let start = Instant::now();
-    let v = analysis_json(&g, &tables, &p, pv, limits).map_err(CliError::other)?;
+    let analyse = |p: &Position| analysis_json(&g, &tables, p, pv, limits).map_err(CliError::other);
+    let v = match &rec {
+        Some(r) => {
+            p = *r.last();
+            crate::referee::record_json(r, analyse)?
+        }
+        None => analyse(&p)?,
+    };
     if as_json {
         println!("{v}");
         return Ok(());
+    }
+    if let Some(r) = &rec {
+        crate::referee::print_record_summary(r);
+        if r.ended.is_some() {
+            print!("{}", diagram(&g, &p));
+            println!("Position: {}", g.format_position(&p));
+            println!(
+                "Result: {} (side to move)",
+                v["result"].as_str().unwrap_or("?")
+            );
+            return Ok(());
+        }
     }
     print!("{}", diagram(&g, &p));
     println!("Position: {}", g.format_position(&p));

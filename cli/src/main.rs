@@ -2,11 +2,15 @@
 
 mod dara_cmd;
 mod error;
+mod game_referees;
 mod mill_cmd;
 mod mill_record;
 mod oaq_cmd;
 mod oaq_solve_cmd;
 mod output;
+mod play_cmd;
+mod play_games;
+mod referee;
 mod solve_cmd;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -179,17 +183,46 @@ JSON (--json, and one line per FEN with --batch FILE or - for stdin): {\"fen\":.
         /// Read FENs from a file (one per line; `-` for stdin) and print JSON lines.
         #[arg(long, conflicts_with = "fen")]
         batch: Option<String>,
-        /// Mill: play these moves from the position first ("d6 f4 d2 ..."), with full legality
-        /// checks, threefold repetition and the N-move rule; then analyse where the game stands.
+        /// Play these moves from the position first ("d6 f4 d2 ..."), with full legality checks,
+        /// threefold repetition and the N-move rule (`--rule n-move-rule=N`, default 100 plies,
+        /// 0 off); then analyse where the game stands.
         #[arg(long, conflicts_with_all = ["batch", "record"])]
         moves: Option<String>,
-        /// Mill: as --moves, read from a file (one move per line or space-separated).
+        /// As --moves, read from a file (one move per line or space-separated).
         #[arg(long, conflicts_with = "batch")]
         record: Option<PathBuf>,
         /// Mill, with --moves or --record: every ply with the value before and after it, marking
         /// the moves that change the game-theoretic result.
         #[arg(long)]
         annotate: bool,
+    },
+    /// Play a game in the terminal against perfect play (tables) or search.
+    #[command(
+        long_about = "Play a game against the engine. It answers from the tables where they hold the position (perfect play: the shortest win, the longest loss) and by search elsewhere (--time/--depth). Moves are read one per line from stdin, so a script can play too; the board is printed after every ply.\n\nCommands: a move in the game's notation (mill `d6`, `a1-a4xg7`; dara `c3`, `c3-c4xe2`; oaq `3+`); undo (take back your last move and the engine's reply); hint (every move with its value); moves; board; fen; help; quit.\n\nThe game ends by its rules, by threefold repetition or by the N-move rule (mill: the variant's n-move-rule field; dara and oaq: --rule n-move-rule=N, default 100 plies without a removal, drop, capture or refill; 0 turns it off). --as picks your side: white|black (mill, dara), south|north (oaq), first, second, both (two players, the engine only hints) or none (the engine plays itself). Examples:\n  retro play mill --variant six-mens-morris --dir databases\n  echo 'hint' | retro play oaq --rule seeds=1,1 --as north\n  retro play dara --as none --time 0.5"
+    )]
+    Play {
+        /// The game.
+        game: GameKind,
+        #[command(flatten)]
+        rules: RuleArgs,
+        /// Where the tables are.
+        #[arg(long, default_value = "databases")]
+        dir: PathBuf,
+        /// The start position (default: the game's start).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Your side: white, black, south, north, first, second, both or none.
+        #[arg(long = "as", default_value = "first", value_name = "SIDE")]
+        seat: String,
+        /// Engine search depth limit in plies, where no table holds the position.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Engine search time per move in seconds, where no table holds the position (default 2).
+        #[arg(long)]
+        time: Option<f64>,
+        /// Print a JSON summary of the game at the end (moves, result, reason).
+        #[arg(long)]
+        json: bool,
     },
     /// Check every table under a directory (header, length, checksum).
     Verify {
@@ -237,10 +270,37 @@ impl RuleArgs {
         }
     }
 
+    /// The `--rule` settings that are the game's own (Dara and Ô Ăn Quan keep the N-move rule,
+    /// a play rule, out of their rule profiles and table fingerprints).
+    fn game_rules(&self) -> impl Iterator<Item = &String> {
+        self.rules.iter().filter(|r| !is_n_move_setting(r))
+    }
+
+    /// The N-move rule of a Dara or Ô Ăn Quan game: `--rule n-move-rule=N` (default 100
+    /// plies; 0 turns it off).
+    fn n_move_rule(&self) -> Result<u32, CliError> {
+        let mut n = 100;
+        for r in self.rules.iter().filter(|r| is_n_move_setting(r)) {
+            let value = r.split_once('=').map(|(_, v)| v.trim()).unwrap_or("");
+            n = value.parse().ok().filter(|v| *v <= 10_000).ok_or_else(|| {
+                CliError::input(format!(
+                    "rule field 'n-move-rule': expected a number from 0 to 10000, found '{value}'"
+                ))
+            })?;
+        }
+        Ok(n)
+    }
+
     /// The Mill preset asked for (default nine-mens-morris).
     fn mill_variant(&self) -> &str {
         self.variant.as_deref().unwrap_or("nine-mens-morris")
     }
+}
+
+/// Whether a `--rule` setting is the N-move rule's.
+fn is_n_move_setting(r: &str) -> bool {
+    let name = r.split('=').next().unwrap_or("").trim().replace('_', "-");
+    name == "n-move-rule"
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -322,12 +382,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Analyse {
             game: GameKind::Dara | GameKind::Oaq,
-            ref moves,
-            ref record,
-            annotate,
+            annotate: true,
             ..
-        } if moves.is_some() || record.is_some() || annotate => Err(CliError::input(
-            "--moves, --record and --annotate are for Mill so far (see the README's roadmap)",
+        } => Err(CliError::input(
+            "--annotate is for Mill so far (see the README's roadmap)",
         )),
         Command::Analyse {
             game: GameKind::Dara,
@@ -339,6 +397,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
             batch,
             depth,
             time,
+            moves,
+            record,
             ..
         } => dara_cmd::analyse(
             &rules,
@@ -349,6 +409,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             batch.as_deref(),
             depth,
             time,
+            referee::read_record(moves.as_deref(), record.as_deref())?.as_deref(),
         ),
         Command::Analyse {
             game: GameKind::Oaq,
@@ -359,6 +420,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
             batch,
             depth,
             time,
+            moves,
+            record,
             ..
         } => oaq_cmd::analyse(
             &rules,
@@ -368,6 +431,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             batch.as_deref(),
             depth,
             time,
+            referee::read_record(moves.as_deref(), record.as_deref())?.as_deref(),
         ),
         Command::Solve {
             game: GameKind::Oaq,
@@ -420,15 +484,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             annotate,
             ..
         } => {
-            let record = match (moves, record) {
-                (Some(text), _) => Some(mill_record::split_moves(&text)),
-                (None, Some(path)) => Some(mill_record::split_moves(
-                    &std::fs::read_to_string(&path).map_err(|e| {
-                        CliError::input(format!("cannot read {}: {e}", path.display()))
-                    })?,
-                )),
-                (None, None) => None,
-            };
+            let record = referee::read_record(moves.as_deref(), record.as_deref())?;
             if annotate && record.is_none() {
                 return Err(CliError::input("--annotate needs --moves or --record"));
             }
@@ -439,6 +495,33 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 annotate,
             };
             solve_cmd::analyse_cmd(&rules, &dir, fen.as_deref(), batch.as_deref(), &opts)
+        }
+        Command::Play {
+            game,
+            rules,
+            dir,
+            fen,
+            seat,
+            depth,
+            time,
+            json,
+        } => {
+            let limits = retro_solver::oaq_search::Limits {
+                depth: depth.unwrap_or(200),
+                time: output::time_limit(depth, time)?,
+            };
+            let opts = play_games::PlayOpts {
+                dir: &dir,
+                fen: fen.as_deref(),
+                seats: &seat,
+                limits,
+                as_json: json,
+            };
+            match game {
+                GameKind::Mill => play_games::mill(&rules, &opts),
+                GameKind::Dara => play_games::dara(&rules, &opts),
+                GameKind::Oaq => play_games::oaq(&rules, &opts),
+            }
         }
         Command::Verify { dir, json } => solve_cmd::verify_cmd(&dir, json),
     }

@@ -2,125 +2,97 @@
 //! play rules the solved values ignore (threefold repetition, the N-move rule), and annotated
 //! ply by ply from the tables.
 
-use crate::error::CliError;
+use crate::referee::{Ended, Record, Referee};
 use retro_engine::mill::{Mill, Position};
 use retro_engine::Color;
 use retro_solver::db::{Db, ProbeError};
 use retro_solver::value::Value;
 use serde_json::{json, Value as Json};
-use std::collections::HashMap;
 
-/// Why a recorded game ended before its last move was analysed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ended {
-    /// The rules of the game ended it (a side lost).
-    Rules(String),
-    /// The same position (board, side to move, stones in hand, pending removals) occurred a
-    /// third time.
-    Repetition,
-    /// The profile's N-move rule: this many plies without a removal or placement.
-    NMoveRule(u32),
-}
+/// The Mill referee: compound moves, the reference app's rule50 counter.
+impl Referee for Mill {
+    type Pos = Position;
+    type Key = (u32, u32, u32, [u32; 2], u8, u8, Color, i8, i8, bool, bool);
 
-impl Ended {
-    /// Short reason for JSON and text.
-    pub fn reason(&self) -> String {
-        match self {
-            Ended::Rules(r) => r.clone(),
-            Ended::Repetition => "threefold repetition".into(),
-            Ended::NMoveRule(n) => {
-                format!("N-move rule ({n} plies without a removal or placement)")
-            }
-        }
+    fn fen(&self, p: &Position) -> String {
+        self.format_fen(p)
     }
-}
 
-/// A played record.
-pub struct Played {
-    /// The positions: the start, then one after each ply.
-    pub positions: Vec<Position>,
-    /// The moves as written back in the game's notation.
-    pub moves: Vec<String>,
-    /// Set when the game ended; with the ply (1-based) at which it did.
-    pub ended: Option<(usize, Ended)>,
-}
+    fn diagram(&self, p: &Position) -> String {
+        Mill::diagram(self, p)
+    }
 
-/// Splits a record into move texts (spaces, new lines, commas; `1.`-style numbers skipped).
-pub fn split_moves(text: &str) -> Vec<String> {
-    text.split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .filter(|t| !(t.ends_with('.') && t[..t.len() - 1].chars().all(|c| c.is_ascii_digit())))
-        .map(str::to_string)
-        .collect()
-}
+    fn side(&self, p: &Position) -> &'static str {
+        p.side.name()
+    }
 
-/// What makes two positions "the same" for repetition: board, marked points, side to move,
-/// stones in hand and any pending action.
-fn repetition_key(p: &Position) -> (u32, u32, u32, u8, u8, Color, i8, i8, bool, bool) {
-    (
-        p.stones[0],
-        p.stones[1],
-        p.marked,
-        p.hand[0],
-        p.hand[1],
-        p.side,
-        p.pending[0],
-        p.pending[1],
-        p.placing,
-        p.stalemate_removal,
-    )
-}
+    fn side_names(&self) -> [&'static str; 2] {
+        ["white", "black"]
+    }
 
-/// Plays `moves` from `start`. An illegal move is an error naming its ply; a move after the
-/// end of the game is one too.
-pub fn play(m: &Mill, start: &Position, moves: &[String]) -> Result<Played, CliError> {
-    let mut positions = vec![*start];
-    let mut written = Vec::new();
-    let mut seen: HashMap<_, u32> = HashMap::new();
-    seen.insert(repetition_key(start), 1);
-    let mut ended = end_by_rules(m, start).map(|e| (0, e));
-    let mut list = Vec::new();
-    for (i, text) in moves.iter().enumerate() {
-        let ply = i + 1;
-        if let Some((at, why)) = &ended {
-            return Err(CliError::input(format!(
-                "ply {ply}: move '{text}' comes after the end of the game (ply {at}: {})",
-                why.reason()
-            )));
-        }
-        let p = *positions.last().expect("the start is there");
-        let mv = m
-            .parse_move(&p, text)
-            .map_err(|e| CliError::input(format!("ply {ply}: move '{text}': {e}")))?;
-        m.moves(&p, &mut list);
+    fn apply(&self, p: &Position, text: &str) -> Result<(String, Position, bool), String> {
+        let mv = self.parse_move(p, text).map_err(|e| e.to_string())?;
+        let mut list = Vec::new();
+        self.moves(p, &mut list);
         let q = list
             .iter()
             .find(|(x, _)| *x == mv)
             .map(|(_, q)| *q)
-            .ok_or_else(|| CliError::input(format!("ply {ply}: move '{text}' is not legal")))?;
-        written.push(m.format_move(&mv));
-        positions.push(q);
-        let count = seen.entry(repetition_key(&q)).or_insert(0);
-        *count += 1;
-        ended = if let Some(e) = end_by_rules(m, &q) {
-            Some((ply, e))
-        } else if *count >= 3 {
-            Some((ply, Ended::Repetition))
-        } else {
-            let n = m.profile.n_move_rule;
-            (n > 0 && q.rule50 as u32 >= n).then_some((ply, Ended::NMoveRule(n)))
-        };
+            .ok_or_else(|| "not legal".to_string())?;
+        Ok((self.format_move(&mv), q, q.rule50 == 0))
     }
-    Ok(Played {
-        positions,
-        moves: written,
-        ended,
-    })
-}
 
-fn end_by_rules(m: &Mill, p: &Position) -> Option<Ended> {
-    m.outcome(p)
-        .map(|o| Ended::Rules(format!("{} wins ({:?})", o.loser.other().name(), o.reason)))
+    fn legal(&self, p: &Position) -> Vec<String> {
+        let mut list = Vec::new();
+        self.moves(p, &mut list);
+        let mut out: Vec<String> = list.iter().map(|(m, _)| self.format_move(m)).collect();
+        out.sort();
+        out
+    }
+
+    fn end_by_rules(&self, p: &Position) -> Option<String> {
+        self.outcome(p)
+            .map(|o| format!("{} wins ({:?})", o.loser.other().name(), o.reason))
+    }
+
+    /// Board, marked points, mills already scored (one-time-mill variants), side to move,
+    /// stones in hand and any pending action.
+    fn key(&self, p: &Position) -> Self::Key {
+        (
+            p.stones[0],
+            p.stones[1],
+            p.marked,
+            p.formed,
+            p.hand[0],
+            p.hand[1],
+            p.side,
+            p.pending[0],
+            p.pending[1],
+            p.placing,
+            p.stalemate_removal,
+        )
+    }
+
+    fn n_move_rule(&self) -> u32 {
+        self.profile.n_move_rule
+    }
+
+    fn progress(&self) -> &'static str {
+        "a removal or placement"
+    }
+
+    fn initial_counter(&self, p: &Position) -> u32 {
+        p.rule50 as u32
+    }
+
+    fn counter(&self, _before: u32, after: &Position, _reset: bool) -> u32 {
+        after.rule50 as u32
+    }
+
+    fn final_result(&self, p: &Position, why: &Ended) -> Json {
+        let over = self.outcome(p).filter(|_| matches!(why, Ended::Rules(_)));
+        crate::referee::win_loss_result(p.side, over.map(|o| o.loser))
+    }
 }
 
 /// A value as JSON: `{"result", "plies"}`.
@@ -142,7 +114,7 @@ fn class(v: Value) -> u8 {
 /// table holds get `null` values.
 pub fn annotate(
     db: &Db,
-    played: &Played,
+    played: &Record<Mill>,
     move_value: &dyn Fn(&Db, &Position, &Position) -> Result<Value, ProbeError>,
 ) -> Vec<Json> {
     let m = db.game();

@@ -1,6 +1,7 @@
 //! `retro moves oaq`, `retro perft oaq` and `retro analyse oaq`.
 
 use crate::error::CliError;
+use crate::game_referees::OaqReferee;
 use crate::output;
 use crate::RuleArgs;
 use retro_engine::oaq::{Oaq, OaqProfile, Position};
@@ -15,7 +16,7 @@ use std::time::Instant;
 pub fn game(rules: &RuleArgs) -> Result<Oaq, CliError> {
     rules.no_variant("oaq", "seeds=K,M, big-mandarin=V, quan-non=K")?;
     let mut profile = OaqProfile::default();
-    for r in &rules.rules {
+    for r in rules.game_rules() {
         profile.set(r).map_err(CliError::input)?;
     }
     Ok(Oaq::new(profile))
@@ -155,9 +156,10 @@ fn table_json(g: &Oaq, table: &Solved, p: &Position) -> Option<Value> {
 }
 
 /// A solved game's table with its index.
-type Solved = (OaqTable, OaqIndex);
+pub type Solved = (OaqTable, OaqIndex);
 
-fn analysis_json(g: &Oaq, table: Option<&Solved>, p: &Position, limits: Limits) -> Value {
+/// The analysis of a position: from the solved game's table when it holds it, else a search.
+pub fn analysis_json(g: &Oaq, table: Option<&Solved>, p: &Position, limits: Limits) -> Value {
     if let Some(out) = table.and_then(|t| table_json(g, t, p)) {
         return out;
     }
@@ -206,6 +208,7 @@ pub fn analyse(
     batch: Option<&str>,
     depth: Option<u32>,
     time: Option<f64>,
+    record: Option<&[String]>,
 ) -> Result<(), CliError> {
     let g = game(rules)?;
     let time = output::time_limit(depth, time)?;
@@ -220,12 +223,42 @@ pub fn analyse(
             Err(e) => output::line_error(i, line, e),
         });
     }
-    let p = position(&g, fen)?;
+    let mut p = position(&g, fen)?;
+    let referee = OaqReferee {
+        game: g.clone(),
+        n_move_rule: rules.n_move_rule()?,
+    };
+    let rec = record
+        .map(|moves| crate::referee::play(&referee, p, moves))
+        .transpose()?;
     let start = Instant::now();
-    let v = analysis_json(&g, table.as_ref(), &p, limits);
+    let analyse = |p: &Position| Ok(analysis_json(&g, table.as_ref(), p, limits));
+    let v = match &rec {
+        Some(r) => {
+            p = *r.last();
+            crate::referee::record_json(r, analyse)?
+        }
+        None => analysis_json(&g, table.as_ref(), &p, limits),
+    };
     if as_json {
         println!("{v}");
         return Ok(());
+    }
+    if let Some(r) = &rec {
+        crate::referee::print_record_summary(r);
+        if r.ended.is_some() {
+            print!("{}", g.diagram(&p));
+            println!("Position: {}", g.format_position(&p));
+            println!(
+                "Final stores: south {} north {} ({})",
+                v["final_stores"]["south"],
+                v["final_stores"]["north"],
+                v["winner"]
+                    .as_str()
+                    .map_or("a draw".to_string(), |w| format!("{w} wins"))
+            );
+            return Ok(());
+        }
     }
     print!("{}", g.diagram(&p));
     println!("Position: {}", g.format_position(&p));

@@ -277,7 +277,8 @@ pub fn run_solve<R: SectorRules>(
     Ok(())
 }
 
-fn probe_err(db: &Db, variant: &str, dir: &Path, e: ProbeError) -> CliError {
+/// A probe error as a CLI error; a missing table names the solve command that builds it.
+pub fn probe_err(db: &Db, variant: &str, dir: &Path, e: ProbeError) -> CliError {
     match e {
         ProbeError::Missing { sector, .. } => CliError::other(format!(
             "no table for sector {sector} of {variant} in {}; build it with: retro solve mill --variant {variant} --dir {} --sector {},{},{},{}",
@@ -305,7 +306,8 @@ fn move_value(db: &Db, p: &Position, q: &Position) -> Result<Value, ProbeError> 
     Ok(db.value(q)?.parent())
 }
 
-fn analyse_json(db: &Db, p: &Position, pv: bool) -> Result<Json, ProbeError> {
+/// The analysis of a Mill position from the tables: value, every move's value, best moves.
+pub fn analyse_json(db: &Db, p: &Position, pv: bool) -> Result<Json, ProbeError> {
     let m: &Mill = db.game();
     let v = db.value(p)?;
     let mut moves = Vec::new();
@@ -396,38 +398,19 @@ pub fn analyse_cmd(
     let start = Instant::now();
     let mut played = None;
     if let Some(moves) = &opts.record {
-        let rec = crate::mill_record::play(db.game(), &p, moves)?;
-        p = *rec.positions.last().expect("the start is there");
+        let rec = crate::referee::play(db.game(), p, moves)?;
+        p = *rec.last();
         played = Some(rec);
     }
-    let mut out = match played.as_ref().and_then(|r| r.ended.clone()) {
-        Some((ply, why)) => {
-            let g = db.game();
-            let result = match (&why, g.outcome(&p)) {
-                (crate::mill_record::Ended::Rules(_), Some(o)) if o.loser == p.side => "loss",
-                (crate::mill_record::Ended::Rules(_), Some(_)) => "win",
-                _ => "draw",
-            };
-            json!({
-                "fen": g.format_fen(&p), "result": result,
-                "plies": if result == "draw" { None } else { Some(0) },
-                "best": [], "moves": [], "game_over": true, "reason": why.reason(), "ended_at_ply": ply,
-            })
-        }
-        None => {
-            analyse_json(&db, &p, pv).map_err(|e| probe_err(&db, rules.mill_variant(), dir, e))?
-        }
+    let analyse = |p: &Position| {
+        analyse_json(&db, p, pv).map_err(|e| probe_err(&db, rules.mill_variant(), dir, e))
     };
-    if let Some(rec) = &played {
-        out["plies_played"] = json!(rec.moves.len());
-        out["rule50"] = json!(p.rule50);
-        let n = db.game().profile.n_move_rule;
-        if n > 0 && out["game_over"].is_null() {
-            out["plies_before_n_move_draw"] = json!(n.saturating_sub(p.rule50 as u32));
-        }
-        if opts.annotate {
-            out["annotations"] = json!(crate::mill_record::annotate(&db, rec, &move_value));
-        }
+    let mut out = match &played {
+        Some(rec) => crate::referee::record_json(rec, analyse)?,
+        None => analyse(&p)?,
+    };
+    if let (Some(rec), true) = (&played, opts.annotate) {
+        out["annotations"] = json!(crate::mill_record::annotate(&db, rec, &move_value));
     }
     let secs = start.elapsed().as_secs_f64();
     if as_json {
@@ -461,20 +444,11 @@ pub fn analyse_cmd(
                 .unwrap_or_default()
         );
     }
-    if let Some(n) = out["plies_played"].as_u64() {
-        println!("Played {n} plies.");
-    }
-    if let Some(reason) = out["reason"].as_str() {
-        println!(
-            "Game over at ply {}: {reason}.",
-            out["ended_at_ply"].as_u64().unwrap_or(0)
-        );
+    if let Some(rec) = &played {
+        crate::referee::print_record_summary(rec);
     }
     print!("{}", db.game().diagram(&p));
     println!("FEN: {}", out["fen"].as_str().unwrap_or(""));
-    if let Some(left) = out["plies_before_n_move_draw"].as_u64() {
-        println!("N-move rule: {left} plies left without a removal or placement before a draw.");
-    }
     println!(
         "Value: {} (side to move)",
         describe(&out["result"], &out["plies"])

@@ -4,6 +4,8 @@ pub mod dara_search;
 pub mod db;
 pub mod index;
 pub mod mill_gen;
+pub mod mill_removal;
+pub mod mill_search;
 pub mod oaq_checkpoint;
 pub mod oaq_index;
 pub mod oaq_search;

@@ -32,12 +32,15 @@ pub fn retro(args: &[&str], stdin: Option<&str>) -> Output {
     cmd.stderr(std::process::Stdio::piped());
     let mut child = cmd.spawn().expect("spawn retro");
     if let Some(input) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
+        // retro may exit before reading its input (a bad argument): a broken pipe is fine.
+        let written = child.stdin.take().unwrap().write_all(input.as_bytes());
+        if let Err(e) = written {
+            assert_eq!(
+                e.kind(),
+                std::io::ErrorKind::BrokenPipe,
+                "writing stdin: {e}"
+            );
+        }
     } else {
         drop(child.stdin.take());
     }

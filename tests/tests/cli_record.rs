@@ -205,9 +205,9 @@ fn annotation_marks_the_moves_that_change_the_result() {
         None,
     );
     assert!(stdout(&text).contains("<- draw thrown away: now a loss"));
-    // --annotate alone, and records for the other games, are refused clearly.
+    // --annotate alone, and annotations for the other games, are refused clearly.
     let (ok, _, err) = analyse(d, &["--annotate"]);
     assert!(!ok && err.contains("--moves or --record"), "{err}");
-    let out = retro(&["analyse", "dara", "--moves", "c3"], None);
+    let out = retro(&["analyse", "dara", "--moves", "c3", "--annotate"], None);
     assert!(!out.status.success() && stderr(&out).contains("Mill so far"));
 }

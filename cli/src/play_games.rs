@@ -1,0 +1,116 @@
+//! `retro play mill|dara|oaq`: each game's referee and adviser for the play loop.
+
+use crate::error::CliError;
+use crate::game_referees::{DaraReferee, OaqReferee};
+use crate::play_cmd::{play, Seats};
+use crate::referee::Referee;
+use crate::RuleArgs;
+use retro_engine::mill::Position;
+use retro_solver::db::{Db, ProbeError};
+use retro_solver::oaq_index::OaqIndex;
+use retro_solver::oaq_search::Limits;
+use retro_solver::rules::DaraRules;
+use serde_json::{json, Value as Json};
+use std::path::Path;
+
+/// Options of `retro play`.
+pub struct PlayOpts<'a> {
+    /// Where the tables are.
+    pub dir: &'a Path,
+    /// The start position (default: the game's start).
+    pub fen: Option<&'a str>,
+    /// Who plays which side (`--as`).
+    pub seats: &'a str,
+    /// The engine's search limits where no table holds a position.
+    pub limits: Limits,
+    /// Print a JSON summary at the end.
+    pub as_json: bool,
+}
+
+/// The Mill adviser: the tables; a search where they do not hold the position.
+fn mill_advice(
+    db: &Db,
+    variant: &str,
+    dir: &Path,
+    p: &Position,
+    limits: Limits,
+) -> Result<Json, CliError> {
+    match crate::solve_cmd::analyse_json(db, p, false) {
+        Ok(mut v) => {
+            v["source"] = json!("tables");
+            v["proven"] = json!(true);
+            Ok(v)
+        }
+        Err(ProbeError::Missing { .. } | ProbeError::Unsupported(_)) => {
+            let m = db.game();
+            let r = retro_solver::mill_search::search(db, p, limits)
+                .map_err(|e| crate::solve_cmd::probe_err(db, variant, dir, e))?
+                .ok_or_else(|| CliError::other("the game is over"))?;
+            let moves = r
+                .moves
+                .iter()
+                .map(|s| (m.format_move(&s.mv), s.score, s.proven));
+            Ok(crate::dara_cmd::search_json(
+                m.format_fen(p),
+                (r.score, r.proven, r.depth, r.nodes),
+                moves.collect(),
+            ))
+        }
+        Err(e) => Err(crate::solve_cmd::probe_err(db, variant, dir, e)),
+    }
+}
+
+/// `retro play mill`.
+pub fn mill(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
+    let m = crate::mill_cmd::game(rules)?;
+    let start = crate::mill_cmd::position(&m, opts.fen)?;
+    let seats = Seats::parse(opts.seats, m.side_names())?;
+    let variant = rules.mill_variant();
+    let db = Db::new(m, opts.dir);
+    let advise = |p: &Position| mill_advice(&db, variant, opts.dir, p, opts.limits);
+    play(db.game(), start, &seats, opts.as_json, &advise)
+}
+
+/// `retro play dara`.
+pub fn dara(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
+    let referee = DaraReferee {
+        game: crate::dara_cmd::game(rules)?,
+        n_move_rule: rules.n_move_rule()?,
+    };
+    let g = &referee.game;
+    let start = match opts.fen {
+        Some(f) => g.parse_position(f).map_err(CliError::input)?,
+        None => g.start(),
+    };
+    let seats = Seats::parse(opts.seats, referee.side_names())?;
+    let db = Db::with_rules(DaraRules { game: g.clone() }, opts.dir);
+    let tables = retro_solver::dara_search::Tables::open(&db);
+    let advise = |p: &retro_engine::dara::Position| {
+        crate::dara_cmd::analysis_json(g, &tables, p, false, opts.limits).map_err(CliError::other)
+    };
+    play(&referee, start, &seats, opts.as_json, &advise)
+}
+
+/// `retro play oaq`.
+pub fn oaq(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
+    let referee = OaqReferee {
+        game: crate::oaq_cmd::game(rules)?,
+        n_move_rule: rules.n_move_rule()?,
+    };
+    let g = &referee.game;
+    let start = match opts.fen {
+        Some(f) => g.parse_position(f).map_err(CliError::input)?,
+        None => g.start(),
+    };
+    let seats = Seats::parse(opts.seats, referee.side_names())?;
+    let table = crate::oaq_solve_cmd::open_table(g, opts.dir)?.map(|t| (t, OaqIndex::new(g)));
+    let advise = |p: &retro_engine::oaq::Position| {
+        Ok(crate::oaq_cmd::analysis_json(
+            g,
+            table.as_ref(),
+            p,
+            opts.limits,
+        ))
+    };
+    play(&referee, start, &seats, opts.as_json, &advise)
+}
