@@ -195,6 +195,11 @@ JSON (--json, and one line per FEN with --batch FILE or - for stdin): {\"fen\":.
         /// the moves that change the game-theoretic result.
         #[arg(long)]
         annotate: bool,
+        /// Mill: add the distance to the next removal under the winner's best play
+        /// ("removal_in") and whether the N-move rule draws the win first ("cursed", from the
+        /// position's counter); always on with --moves/--record.
+        #[arg(long)]
+        removal: bool,
     },
     /// Play a game in the terminal against perfect play (tables) or search.
     #[command(
@@ -482,6 +487,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             moves,
             record,
             annotate,
+            removal,
             ..
         } => {
             let record = referee::read_record(moves.as_deref(), record.as_deref())?;
@@ -493,6 +499,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 as_json: json,
                 record,
                 annotate,
+                removal,
             };
             solve_cmd::analyse_cmd(&rules, &dir, fen.as_deref(), batch.as_deref(), &opts)
         }

@@ -143,3 +143,80 @@ pub fn annotate(
     }
     out
 }
+
+/// Positions the distance-to-removal search may visit before it gives up.
+pub const REMOVAL_NODES: u64 = 3_000_000;
+
+/// For a won or lost position: `removal_in`, the plies within which the winner can force the
+/// next removal (or placement, or the end) keeping the win, against the longest resistance
+/// (null when the search gives up), and `cursed`, whether the N-move rule (the profile's
+/// `n-move-rule` and the position's counter) draws the game first.
+pub fn removal_fields(db: &Db, p: &Position, v: Value, out: &mut Json) -> Result<(), ProbeError> {
+    use retro_solver::mill_removal::{plies_to_removal, RemovalError};
+    let winner = match v {
+        Value::Win(_) => p.side,
+        Value::Loss(_) => p.side.other(),
+        Value::Draw => return Ok(()),
+    };
+    if db.game().outcome(p).is_some() {
+        return Ok(());
+    }
+    let n = db.game().profile.n_move_rule;
+    let left = n.saturating_sub(p.rule50 as u32);
+    let limit = if n > 0 { left.max(1) + 200 } else { 400 };
+    match plies_to_removal(db, p, winner, limit, REMOVAL_NODES) {
+        Ok(d) => {
+            out["removal_in"] = json!(d);
+            out["cursed"] = match (n, d) {
+                (0, _) => json!(false),
+                (_, Some(d)) => json!(d > left),
+                (_, None) => json!(true),
+            };
+        }
+        Err(RemovalError::Budget) => {
+            out["removal_in"] = Json::Null;
+            out["cursed"] = Json::Null;
+        }
+        Err(RemovalError::Probe(e)) => return Err(e),
+    }
+    Ok(())
+}
+
+/// The fastest winning move of `p` (won for its side to move) that still forces the next
+/// removal before the N-move rule draws the game. `None`: keep the tables' best (the rule is
+/// off, no winning move escapes it, or the search gave up).
+pub fn move_beating_the_n_move_rule(db: &Db, p: &Position) -> Result<Option<String>, ProbeError> {
+    use retro_solver::mill_removal::{move_value, plies_to_removal, RemovalError};
+    let m = db.game();
+    let n = m.profile.n_move_rule;
+    if n == 0 {
+        return Ok(None);
+    }
+    let left = n.saturating_sub(p.rule50 as u32);
+    let mut list = Vec::new();
+    m.moves(p, &mut list);
+    let mut wins = Vec::new();
+    for (mv, q) in &list {
+        if let v @ Value::Win(_) = move_value(db, p, q)? {
+            wins.push((std::cmp::Reverse(v.preference()), m.format_move(mv), *q));
+        }
+    }
+    wins.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    for (_, text, q) in wins {
+        let escapes = if q.rule50 == 0 || m.outcome(&q).is_some() {
+            true
+        } else if left <= 1 {
+            false
+        } else {
+            match plies_to_removal(db, &q, p.side, left - 1, REMOVAL_NODES) {
+                Ok(d) => d.is_some(),
+                Err(RemovalError::Budget) => return Ok(None),
+                Err(RemovalError::Probe(e)) => return Err(e),
+            }
+        };
+        if escapes {
+            return Ok(Some(text));
+        }
+    }
+    Ok(None)
+}

@@ -39,6 +39,15 @@ fn mill_advice(
         Ok(mut v) => {
             v["source"] = json!("tables");
             v["proven"] = json!(true);
+            if v["result"] == "win" {
+                // Never let a won game slip into an N-move draw.
+                let pick = crate::mill_record::move_beating_the_n_move_rule(db, p)
+                    .map_err(|e| crate::solve_cmd::probe_err(db, variant, dir, e))?;
+                if let Some(mv) = pick.filter(|mv| v["best"][0] != mv.as_str()) {
+                    v["best"] = json!([mv]);
+                    v["source"] = json!("tables, next removal before the N-move rule");
+                }
+            }
             Ok(v)
         }
         Err(ProbeError::Missing { .. } | ProbeError::Unsupported(_)) => {

@@ -366,6 +366,8 @@ pub struct AnalyseOpts {
     pub record: Option<Vec<String>>,
     /// Annotate every ply of the record.
     pub annotate: bool,
+    /// Add the distance to the next removal and whether the N-move rule draws the win.
+    pub removal: bool,
 }
 
 /// `retro analyse mill`.
@@ -409,6 +411,13 @@ pub fn analyse_cmd(
         Some(rec) => crate::referee::record_json(rec, analyse)?,
         None => analyse(&p)?,
     };
+    if (opts.removal || played.is_some()) && out["game_over"].is_null() {
+        let v = db
+            .value(&p)
+            .map_err(|e| probe_err(&db, rules.mill_variant(), dir, e))?;
+        crate::mill_record::removal_fields(&db, &p, v, &mut out)
+            .map_err(|e| probe_err(&db, rules.mill_variant(), dir, e))?;
+    }
     if let (Some(rec), true) = (&played, opts.annotate) {
         out["annotations"] = json!(crate::mill_record::annotate(&db, rec, &move_value));
     }
@@ -453,6 +462,26 @@ pub fn analyse_cmd(
         "Value: {} (side to move)",
         describe(&out["result"], &out["plies"])
     );
+    if out.get("removal_in").is_some() {
+        let n = db.game().profile.n_move_rule;
+        let left = n.saturating_sub(p.rule50 as u32);
+        match (out["removal_in"].as_u64(), out["cursed"].as_bool()) {
+            (Some(d), Some(cursed)) => println!(
+                "Next removal: within {d} plies under the winner's best play; {}",
+                match (n, cursed) {
+                    (0, _) => "no N-move rule".to_string(),
+                    (_, true) => format!(
+                        "only {left} plies left before the N-move rule: the win is cursed (a draw under the rule)"
+                    ),
+                    (_, false) => format!("{left} plies left before the N-move rule: the win stands"),
+                }
+            ),
+            (None, Some(true)) => println!(
+                "Next removal: the winner cannot force one within the {left} plies left before the N-move rule: the win is cursed"
+            ),
+            _ => println!("Next removal: not found within the search budget"),
+        }
+    }
     if let Some(best) = out["best"].as_array() {
         let names: Vec<&str> = best.iter().filter_map(|b| b.as_str()).collect();
         println!("Best: {}", names.join(" "));
