@@ -201,7 +201,8 @@ pub fn move_beating_the_n_move_rule(db: &Db, p: &Position) -> Result<Option<Stri
             wins.push((std::cmp::Reverse(v.preference()), m.format_move(mv), *q));
         }
     }
-    wins.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    // Fastest win first; ties in the move list's order, as the tables' best moves are.
+    wins.sort_by_key(|w| w.0);
     for (_, text, q) in wins {
         let escapes = if q.rule50 == 0 || m.outcome(&q).is_some() {
             true
