@@ -373,6 +373,7 @@ pub fn analyse(
     depth: Option<u32>,
     time: Option<f64>,
     record: Option<&[String]>,
+    annotate: bool,
 ) -> Result<(), CliError> {
     let g = game(rules)?;
     let limits = Limits {
@@ -401,7 +402,25 @@ pub fn analyse(
     let v = match &rec {
         Some(r) => {
             p = *r.last();
-            crate::referee::record_json(r, analyse)?
+            let mut v = crate::referee::record_json(r, analyse)?;
+            if annotate {
+                let value = |x: &Position| exact_value(&g, &tables, x).ok().flatten();
+                let judge = |a: &Position, b: &Position| {
+                    let before =
+                        value(a).map(|v| json!({"result": v.result(), "plies": v.plies()}));
+                    let after = value(b).map(|v| {
+                        let v = v.parent();
+                        json!({"result": v.result(), "plies": v.plies()})
+                    });
+                    let change = before
+                        .as_ref()
+                        .zip(after.as_ref())
+                        .and_then(|(b, a)| crate::referee::wdl_change(b, a));
+                    (before, after, change)
+                };
+                v["annotations"] = json!(crate::referee::annotate(r, &judge));
+            }
+            v
         }
         None => analyse(&p)?,
     };
@@ -410,6 +429,7 @@ pub fn analyse(
         return Ok(());
     }
     if let Some(r) = &rec {
+        crate::referee::print_annotations(&v);
         crate::referee::print_record_summary(r);
         if r.ended.is_some() {
             print!("{}", diagram(&g, &p));

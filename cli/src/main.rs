@@ -191,8 +191,9 @@ JSON (--json, and one line per FEN with --batch FILE or - for stdin): {\"fen\":.
         /// As --moves, read from a file (one move per line or space-separated).
         #[arg(long, conflicts_with = "batch")]
         record: Option<PathBuf>,
-        /// Mill, with --moves or --record: every ply with the value before and after it, marking
-        /// the moves that change the game-theoretic result.
+        /// With --moves or --record: every ply with the value before and after it (from the
+        /// tables where they hold the position), marking the moves that change the result
+        /// (Ô Ăn Quan: the seeds a move gives away).
         #[arg(long)]
         annotate: bool,
         /// Mill: add the distance to the next removal under the winner's best play
@@ -386,12 +387,11 @@ fn run(cli: Cli) -> Result<(), CliError> {
             dara_cmd::solve(&rules, &dir, &sectors, &opts)
         }
         Command::Analyse {
-            game: GameKind::Dara | GameKind::Oaq,
             annotate: true,
+            moves: None,
+            record: None,
             ..
-        } => Err(CliError::input(
-            "--annotate is for Mill so far (see the README's roadmap)",
-        )),
+        } => Err(CliError::input("--annotate needs --moves or --record")),
         Command::Analyse {
             game: GameKind::Dara,
             rules,
@@ -404,6 +404,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             time,
             moves,
             record,
+            annotate,
             ..
         } => dara_cmd::analyse(
             &rules,
@@ -415,6 +416,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             depth,
             time,
             referee::read_record(moves.as_deref(), record.as_deref())?.as_deref(),
+            annotate,
         ),
         Command::Analyse {
             game: GameKind::Oaq,
@@ -427,6 +429,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             time,
             moves,
             record,
+            annotate,
             ..
         } => oaq_cmd::analyse(
             &rules,
@@ -437,6 +440,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             depth,
             time,
             referee::read_record(moves.as_deref(), record.as_deref())?.as_deref(),
+            annotate,
         ),
         Command::Solve {
             game: GameKind::Oaq,
@@ -491,9 +495,6 @@ fn run(cli: Cli) -> Result<(), CliError> {
             ..
         } => {
             let record = referee::read_record(moves.as_deref(), record.as_deref())?;
-            if annotate && record.is_none() {
-                return Err(CliError::input("--annotate needs --moves or --record"));
-            }
             let opts = solve_cmd::AnalyseOpts {
                 pv,
                 as_json: json,
@@ -535,6 +536,13 @@ fn run(cli: Cli) -> Result<(), CliError> {
 }
 
 fn main() -> ExitCode {
+    // SAFETY: called first thing in main, before any other thread exists; SIG_DFL is a valid
+    // action for SIGPIPE. A closed output pipe then ends the process like any Unix tool instead
+    // of making println! panic.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,7 +2,7 @@
 //! play rules the solved values ignore (threefold repetition, the N-move rule), and annotated
 //! ply by ply from the tables.
 
-use crate::referee::{Ended, Record, Referee};
+use crate::referee::{Ended, Referee};
 use retro_engine::mill::{Mill, Position};
 use retro_engine::Color;
 use retro_solver::db::{Db, ProbeError};
@@ -93,55 +93,6 @@ impl Referee for Mill {
         let over = self.outcome(p).filter(|_| matches!(why, Ended::Rules(_)));
         crate::referee::win_loss_result(p.side, over.map(|o| o.loser))
     }
-}
-
-/// A value as JSON: `{"result", "plies"}`.
-fn value_json(v: Value) -> Json {
-    json!({"result": v.result(), "plies": v.plies()})
-}
-
-/// Rank of a result for the mover: 2 win, 1 draw, 0 loss.
-fn class(v: Value) -> u8 {
-    match v {
-        Value::Win(_) => 2,
-        Value::Draw => 1,
-        Value::Loss(_) => 0,
-    }
-}
-
-/// One line per ply: the value before it (side to move), the value of the move played (for the
-/// mover), and whether the move changed the game-theoretic result. Plies whose positions no
-/// table holds get `null` values.
-pub fn annotate(
-    db: &Db,
-    played: &Record<Mill>,
-    move_value: &dyn Fn(&Db, &Position, &Position) -> Result<Value, ProbeError>,
-) -> Vec<Json> {
-    let m = db.game();
-    let mut out = Vec::new();
-    for (i, text) in played.moves.iter().enumerate() {
-        let (p, q) = (&played.positions[i], &played.positions[i + 1]);
-        let before = db.value(p).ok();
-        let after = move_value(db, p, q).ok();
-        let change = match (before, after) {
-            (Some(b), Some(a)) if class(a) < class(b) => Some(match (b, a) {
-                (Value::Win(_), Value::Draw) => "win thrown away: now a draw",
-                (Value::Win(_), _) => "win thrown away: now a loss",
-                _ => "draw thrown away: now a loss",
-            }),
-            _ => None,
-        };
-        out.push(json!({
-            "ply": i + 1,
-            "side": p.side.name(),
-            "move": text,
-            "before": before.map(value_json),
-            "after": after.map(value_json),
-            "changes_result": change,
-            "fen_after": m.format_fen(q),
-        }));
-    }
-    out
 }
 
 /// Positions the distance-to-removal search may visit before it gives up.

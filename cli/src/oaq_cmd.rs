@@ -155,6 +155,30 @@ fn table_json(g: &Oaq, table: &Solved, p: &Position) -> Option<Value> {
     Some(out)
 }
 
+/// One ply judged by the solved game's table: the value before it, the move's value (its gain
+/// minus the value left to the opponent), and the seeds it gave away.
+fn judge(g: &Oaq, table: Option<&Solved>, p: &Position, q: &Position) -> crate::referee::Judgement {
+    let Some((t, idx)) = table else {
+        return (None, None, None);
+    };
+    let before = t.value(g, idx, p);
+    let mut list = Vec::new();
+    g.moves(p, &mut list);
+    let after = list
+        .iter()
+        .find(|(_, turn)| turn.position == *q)
+        .and_then(|(_, turn)| Some(gain(turn) - t.value(g, idx, q)?));
+    let change = match (before, after) {
+        (Some(b), Some(a)) if a < b => Some(format!("gives away {} seeds", b - a)),
+        _ => None,
+    };
+    (
+        before.map(|v| json!({"score": v})),
+        after.map(|v| json!({"score": v})),
+        change,
+    )
+}
+
 /// A solved game's table with its index.
 pub type Solved = (OaqTable, OaqIndex);
 
@@ -209,6 +233,7 @@ pub fn analyse(
     depth: Option<u32>,
     time: Option<f64>,
     record: Option<&[String]>,
+    annotate: bool,
 ) -> Result<(), CliError> {
     let g = game(rules)?;
     let time = output::time_limit(depth, time)?;
@@ -236,7 +261,12 @@ pub fn analyse(
     let v = match &rec {
         Some(r) => {
             p = *r.last();
-            crate::referee::record_json(r, analyse)?
+            let mut v = crate::referee::record_json(r, analyse)?;
+            if annotate {
+                let judge = |a: &Position, b: &Position| judge(&g, table.as_ref(), a, b);
+                v["annotations"] = json!(crate::referee::annotate(r, &judge));
+            }
+            v
         }
         None => analysis_json(&g, table.as_ref(), &p, limits),
     };
@@ -245,6 +275,7 @@ pub fn analyse(
         return Ok(());
     }
     if let Some(r) = &rec {
+        crate::referee::print_annotations(&v);
         crate::referee::print_record_summary(r);
         if r.ended.is_some() {
             print!("{}", g.diagram(&p));

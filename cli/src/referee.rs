@@ -284,3 +284,74 @@ pub fn print_record_summary<R: Referee>(rec: &Record<R>) {
         );
     }
 }
+
+/// What the tables say about one ply: the value before it (side to move), the value of the move
+/// played (for the mover), and how it changed the result; `None` where no table holds it.
+pub type Judgement = (Option<Json>, Option<Json>, Option<String>);
+
+/// One line per ply of a record, judged by `judge(before, after)`: `ply`, `side`, `move`,
+/// `before`, `after`, `changes_result` and `fen_after`.
+pub fn annotate<R: Referee>(
+    rec: &Record<R>,
+    judge: &dyn Fn(&R::Pos, &R::Pos) -> Judgement,
+) -> Vec<Json> {
+    let r = rec.referee;
+    rec.moves
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let (p, q) = (&rec.positions[i], &rec.positions[i + 1]);
+            let (before, after, change) = judge(p, q);
+            json!({
+                "ply": i + 1,
+                "side": r.side(p),
+                "move": text,
+                "before": before,
+                "after": after,
+                "changes_result": change,
+                "fen_after": r.fen(q),
+            })
+        })
+        .collect()
+}
+
+/// How a win/draw/loss move changed the result, from the values before and after it.
+pub fn wdl_change(before: &Json, after: &Json) -> Option<String> {
+    let class = |v: &Json| match v["result"].as_str() {
+        Some("win") => Some(2),
+        Some("draw") => Some(1),
+        Some("loss") => Some(0),
+        _ => None,
+    };
+    match (class(before)?, class(after)?) {
+        (2, 1) => Some("win thrown away: now a draw".into()),
+        (2, 0) => Some("win thrown away: now a loss".into()),
+        (1, 0) => Some("draw thrown away: now a loss".into()),
+        _ => None,
+    }
+}
+
+/// Prints the annotation lines of an analysis, if any.
+pub fn print_annotations(out: &Json) {
+    let value = |v: &Json| {
+        if v.is_null() {
+            "(no table)".to_string()
+        } else {
+            crate::play_cmd::describe(v)
+        }
+    };
+    for a in out["annotations"].as_array().into_iter().flatten() {
+        println!(
+            "{:>4}. {:<6} {:<12} {:>18} -> {:<18} {}",
+            a["ply"],
+            a["side"].as_str().unwrap_or(""),
+            a["move"].as_str().unwrap_or(""),
+            value(&a["before"]),
+            value(&a["after"]),
+            a["changes_result"]
+                .as_str()
+                .map(|c| format!("<- {c}"))
+                .unwrap_or_default()
+        );
+    }
+}

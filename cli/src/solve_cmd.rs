@@ -419,7 +419,21 @@ pub fn analyse_cmd(
             .map_err(|e| probe_err(&db, rules.mill_variant(), dir, e))?;
     }
     if let (Some(rec), true) = (&played, opts.annotate) {
-        out["annotations"] = json!(crate::mill_record::annotate(&db, rec, &move_value));
+        let judge = |p: &Position, q: &Position| {
+            let before = db
+                .value(p)
+                .ok()
+                .map(|v| json!({"result": v.result(), "plies": v.plies()}));
+            let after = move_value(&db, p, q)
+                .ok()
+                .map(|v| json!({"result": v.result(), "plies": v.plies()}));
+            let change = before
+                .as_ref()
+                .zip(after.as_ref())
+                .and_then(|(b, a)| crate::referee::wdl_change(b, a));
+            (before, after, change)
+        };
+        out["annotations"] = json!(crate::referee::annotate(rec, &judge));
     }
     let secs = start.elapsed().as_secs_f64();
     if as_json {
@@ -432,27 +446,7 @@ pub fn analyse_cmd(
         (Some(res), None) => res.to_string(),
         _ => "?".to_string(),
     };
-    for a in out["annotations"].as_array().into_iter().flatten() {
-        let value = |v: &Json| {
-            if v.is_null() {
-                "(no table)".to_string()
-            } else {
-                describe(&v["result"], &v["plies"])
-            }
-        };
-        println!(
-            "{:>4}. {:<6} {:<12} {:>18} -> {:<18} {}",
-            a["ply"],
-            a["side"].as_str().unwrap_or(""),
-            a["move"].as_str().unwrap_or(""),
-            value(&a["before"]),
-            value(&a["after"]),
-            a["changes_result"]
-                .as_str()
-                .map(|c| format!("<- {c}"))
-                .unwrap_or_default()
-        );
-    }
+    crate::referee::print_annotations(&out);
     if let Some(rec) = &played {
         crate::referee::print_record_summary(rec);
     }

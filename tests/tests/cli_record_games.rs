@@ -634,3 +634,67 @@ fn oaq_illegal_moves_name_the_ply() {
     // From the standard start, a legal record then North's move on South's turn.
     assert_refused("oaq", &["--moves", "1+ 8+ 9+"], 3, "9+");
 }
+
+/// `--annotate` on an Ô Ăn Quan record judged by the solved game's table: the value before each
+/// ply, the move's value (its gain minus what it leaves the opponent) and the seeds it gives
+/// away; a Dara record without tables has null judgements.
+#[test]
+fn annotations_for_dara_and_oaq_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let solved = retro(
+        &["solve", "oaq", "--rule", "seeds=1,0", "--dir", d, "-q"],
+        None,
+    );
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    let out = retro(
+        &[
+            "analyse",
+            "oaq",
+            "--rule",
+            "seeds=1,0",
+            "--dir",
+            d,
+            "--moves",
+            "1- 8+",
+            "--annotate",
+            "--json",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let a = v["annotations"].as_array().unwrap();
+    assert_eq!(a.len(), 2);
+    // The start is worth +2 to South (the table); `1-` captures nothing and leaves North a
+    // position worth +10 to it: -10 for South, 12 seeds given away.
+    assert_eq!(a[0]["move"], "1-");
+    assert_eq!(a[0]["before"]["score"], 2);
+    assert_eq!(a[0]["after"]["score"], -10);
+    assert_eq!(a[0]["changes_result"], "gives away 12 seeds");
+    // North then plays a best move: its value is the position's, nothing given away.
+    assert_eq!(a[1]["before"]["score"], 10);
+    assert_eq!(a[1]["after"]["score"], 10);
+    assert!(a[1]["changes_result"].is_null());
+    let dara = retro(
+        &[
+            "analyse",
+            "dara",
+            "--moves",
+            "c3 d3",
+            "--annotate",
+            "--json",
+            "--depth",
+            "1",
+        ],
+        None,
+    );
+    assert!(dara.status.success(), "{}", stderr(&dara));
+    let v: Value = serde_json::from_str(stdout(&dara).trim()).unwrap();
+    let a = v["annotations"].as_array().unwrap();
+    assert_eq!(a.len(), 2);
+    assert!(a
+        .iter()
+        .all(|x| x["before"].is_null() && x["after"].is_null()));
+    assert_eq!(a[1]["side"], "black");
+}
