@@ -16,10 +16,13 @@ use retro_engine::dara::{Dara, Move, Position, ALL, NEIGHBOURS, NONE};
 use std::collections::HashMap;
 use std::time::Instant;
 
-/// Score of a win on the spot; a win in `d` plies scores `MATE - d`.
-pub const MATE: i32 = 1_000_000;
-/// Scores at least this big (in magnitude) are forced wins or losses.
-pub const MATE_BOUND: i32 = MATE - 100_000;
+pub use crate::search_common::{score_of, value_of, MATE, MATE_BOUND};
+use crate::search_common::{Bound, Entry};
+
+/// A root move with its score.
+pub type ScoredMove = crate::search_common::ScoredMove<Move>;
+/// The result of a search.
+pub type SearchResult = crate::search_common::SearchResult<Move>;
 const INF: i32 = MATE + 1;
 
 /// Limits of a search (the same as the Ô Ăn Quan search's).
@@ -100,69 +103,6 @@ impl<'a> Tables<'a> {
     }
 }
 
-/// The score of a table value at `ply` plies from the root.
-pub fn score_of(v: Value, ply: u32) -> i32 {
-    match v {
-        Value::Win(d) => MATE - (ply as i32 + d as i32),
-        Value::Loss(d) => -(MATE - (ply as i32 + d as i32)),
-        Value::Draw => 0,
-    }
-}
-
-/// The forced result a score stands for, if it is in the mate range.
-pub fn value_of(score: i32) -> Option<Value> {
-    if score >= MATE_BOUND {
-        Some(Value::Win((MATE - score) as u16))
-    } else if score <= -MATE_BOUND {
-        Some(Value::Loss((MATE + score) as u16))
-    } else {
-        None
-    }
-}
-
-/// A root move with its score.
-#[derive(Clone, Debug)]
-pub struct ScoredMove {
-    /// The move.
-    pub mv: Move,
-    /// Score for the mover after this move (plies counted from before it).
-    pub score: i32,
-    /// Whether the score is exact.
-    pub proven: bool,
-}
-
-/// The result of a search.
-#[derive(Clone, Debug)]
-pub struct SearchResult {
-    /// Score of the position for the side to move.
-    pub score: i32,
-    /// Depth of the deepest completed iteration.
-    pub depth: u32,
-    /// Whether the score is exact (every deciding line reached the end or a table).
-    pub proven: bool,
-    /// Every legal move with its score, best first.
-    pub moves: Vec<ScoredMove>,
-    /// Positions searched.
-    pub nodes: u64,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
-
-#[derive(Clone, Copy)]
-struct Entry {
-    depth: u32,
-    /// Score relative to this node (mate distances counted from it).
-    value: i32,
-    bound: Bound,
-    proven: bool,
-    best: Move,
-}
-
 fn key(p: &Position) -> u128 {
     (p.stones[0] as u128)
         | (p.stones[1] as u128) << 30
@@ -218,7 +158,7 @@ const TT_LIMIT: usize = 8_000_000;
 struct Searcher<'a> {
     game: &'a Dara,
     tables: &'a Tables<'a>,
-    tt: HashMap<u128, Entry>,
+    tt: HashMap<u128, Entry<Move>>,
     nodes: u64,
     deadline: Option<Instant>,
     aborted: bool,

@@ -14,6 +14,7 @@ pub mod oaq_table;
 pub mod resources;
 pub mod retro;
 pub mod rules;
+pub mod search_common;
 pub mod sector;
 pub mod solve;
 pub mod table;

@@ -12,7 +12,12 @@
 //! (the game ended on the move, or both sides owe removals), the position after the move is
 //! scored from the mover's side rather than negated.
 
-use crate::dara_search::{score_of, MATE, MATE_BOUND};
+use crate::search_common::{score_of, Bound, Entry, MATE, MATE_BOUND};
+
+/// A root move with its score.
+pub type ScoredMove = crate::search_common::ScoredMove<Move>;
+/// The result of a search (root moves best first, ties in move-text order).
+pub type SearchResult = crate::search_common::SearchResult<Move>;
 use crate::db::{Db, ProbeError};
 use crate::sector::Folded;
 use retro_engine::mill::{Mill, Move, Position};
@@ -24,49 +29,6 @@ use std::time::Instant;
 pub use crate::oaq_search::Limits;
 
 const INF: i32 = MATE + 1;
-
-/// A root move with its score.
-#[derive(Clone, Debug)]
-pub struct ScoredMove {
-    /// The move.
-    pub mv: Move,
-    /// Score for the mover after this move (plies counted from before it).
-    pub score: i32,
-    /// Whether the score is exact.
-    pub proven: bool,
-}
-
-/// The result of a search.
-#[derive(Clone, Debug)]
-pub struct SearchResult {
-    /// Score of the position for the side to move.
-    pub score: i32,
-    /// Depth of the deepest completed iteration.
-    pub depth: u32,
-    /// Whether the score is exact (every deciding line reached the end or a table).
-    pub proven: bool,
-    /// Every legal move with its score, best first (ties in move-text order).
-    pub moves: Vec<ScoredMove>,
-    /// Positions searched.
-    pub nodes: u64,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
-
-#[derive(Clone, Copy)]
-struct Entry {
-    depth: u32,
-    /// Score relative to this node (mate distances counted from it).
-    value: i32,
-    bound: Bound,
-    proven: bool,
-    best: Move,
-}
 
 /// Everything of a position the rules depend on (not the move counters).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -105,7 +67,7 @@ impl Hasher for KeyHasher {
     }
 }
 
-type Tt = HashMap<Key, Entry, BuildHasherDefault<KeyHasher>>;
+type Tt = HashMap<Key, Entry<Move>, BuildHasherDefault<KeyHasher>>;
 
 /// Mate scores are stored relative to the node, so they stay right at any distance from the root.
 fn to_tt(score: i32, ply: u32) -> i32 {
@@ -437,7 +399,7 @@ pub fn search(db: &Db, p: &Position, limits: Limits) -> Result<Option<SearchResu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dara_search::value_of;
+    use crate::search_common::value_of;
     use crate::sector::SectorKey;
     use crate::solve::solve;
     use crate::value::Value;
