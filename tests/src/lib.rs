@@ -47,6 +47,18 @@ pub fn retro(args: &[&str], stdin: Option<&str>) -> Output {
     child.wait_with_output().expect("retro output")
 }
 
+/// A scratch directory with a Mill variant solved whole (`retro solve mill --variant V -q`).
+pub fn solved_mill(variant: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    let out = retro(
+        &["solve", "mill", "--variant", variant, "--dir", path, "-q"],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    dir
+}
+
 /// Stdout as text.
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -19,21 +19,7 @@ const SIX: &str = "six-mens-morris";
 const WIN7: &str = "O*@O****/@@O*O*** w m s 4 0 3 0 0 0 0 0 0 0 0 0 1";
 
 fn solved_six() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let out = retro(
-        &[
-            "solve",
-            "mill",
-            "--variant",
-            SIX,
-            "--dir",
-            dir.path().to_str().unwrap(),
-            "-q",
-        ],
-        None,
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    dir
+    retro_tests::solved_mill(SIX)
 }
 
 fn json(text: &str) -> Value {

@@ -9,21 +9,7 @@ use serde_json::Value;
 const SIX: &str = "six-mens-morris";
 
 fn solved() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let out = retro(
-        &[
-            "solve",
-            "mill",
-            "--variant",
-            SIX,
-            "--dir",
-            dir.path().to_str().unwrap(),
-            "-q",
-        ],
-        None,
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    dir
+    retro_tests::solved_mill(SIX)
 }
 
 fn analyse(dir: &str, extra: &[&str]) -> (bool, Value, String) {
