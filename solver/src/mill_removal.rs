@@ -74,8 +74,13 @@ impl Search<'_> {
         if d == 0 {
             return Ok(false);
         }
-        // The counter itself is not part of what the position is.
-        let key = Position { rule50: 0, ..*p };
+        // The counters (plies without removal, move number) are not part of what the position
+        // is: the same position reached by another path is the same node.
+        let key = Position {
+            rule50: 0,
+            fullmove: 0,
+            ..*p
+        };
         let known = self.memo.get(&key).copied().unwrap_or_default();
         if known.proven.is_some_and(|x| x <= d) {
             return Ok(true);
