@@ -73,15 +73,13 @@ pub fn play<R: Referee>(
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
     let mut lines = stdin.lock().lines();
-    let human_to_move = |rec: &Record<R>| {
-        let side = referee.side(rec.last());
-        seats.human[usize::from(side != names[0])]
-    };
+    // Whether the user plays the side to move of a position.
+    let human = |p: &R::Pos| seats.human[usize::from(referee.side(p) != names[0])];
     println!("{HELP}");
     print!("{}", referee.diagram(rec.last()));
     let mut quit = false;
     while rec.ended.is_none() {
-        if !human_to_move(&rec) {
+        if !human(rec.last()) {
             let v = advise(rec.last())?;
             let Some(best) = v["best"]
                 .as_array()
@@ -126,9 +124,9 @@ pub fn play<R: Referee>(
             "moves" => println!("{}", referee.legal(rec.last()).join(" ")),
             "undo" => {
                 // Take back the user's last move and every ply after it.
-                let mine = (0..rec.moves.len()).rev().find(|&i| {
-                    seats.human[usize::from(referee.side(&rec.positions[i]) != names[0])]
-                });
+                let mine = (0..rec.moves.len())
+                    .rev()
+                    .find(|&i| human(&rec.positions[i]));
                 match mine {
                     None => println!("nothing to undo"),
                     Some(i) => {
