@@ -154,6 +154,12 @@ pub fn move_beating_the_n_move_rule(db: &Db, p: &Position) -> Result<Option<Stri
     }
     // Fastest win first; ties in the move list's order, as the tables' best moves are.
     wins.sort_by_key(|w| w.0);
+    // The fastest win ends the game within its distance: when that comes before the rule, no
+    // removal is needed on the way and the tables' choice stands (no search).
+    let fastest = wins.first().map(|w| Value::Win(0).preference() - w.0 .0);
+    if fastest.is_none_or(|k| k <= left as i32) {
+        return Ok(None);
+    }
     for (_, text, q) in wins {
         let escapes = if q.rule50 == 0 || m.outcome(&q).is_some() {
             true
