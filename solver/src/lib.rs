@@ -18,4 +18,6 @@ pub mod search_common;
 pub mod sector;
 pub mod solve;
 pub mod table;
+#[cfg(test)]
+mod test_positions;
 pub mod value;

@@ -165,7 +165,7 @@ pub fn plies_to_removal(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sector::{Folded, SectorKey};
+    use crate::sector::SectorKey;
     use crate::solve::solve;
     use retro_engine::mill::Profile;
 
@@ -209,33 +209,9 @@ mod tests {
         solve(&db, &[k44], &()).unwrap();
         let m = db.game();
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
         let (mut wins, mut checked, mut shorter) = (0, 0, 0);
         while wins < 300 {
-            let mut pick = |count: u32, taken: u32| {
-                let mut set = 0u32;
-                while set.count_ones() < count {
-                    let b = 1u32 << (next() % 24);
-                    if (set | taken) & b == 0 {
-                        set |= b;
-                    }
-                }
-                set
-            };
-            let own = pick(4, 0);
-            let opp = pick(4, own);
-            let f = Folded {
-                own,
-                opp,
-                own_hand: 0,
-                opp_hand: 0,
-            };
-            let p = f.to_position(m);
+            let p = crate::test_positions::random_moving_positions(m, 4, 4, 1, &mut seed)[0];
             if m.outcome(&p).is_some() {
                 continue;
             }

@@ -448,40 +448,6 @@ mod tests {
         }
     }
 
-    /// Random positions with `own` stones for the side to move and `opp` for the other side,
-    /// none in hand (deterministic).
-    fn random_positions(m: &Mill, own: u32, opp: u32, n: usize, seed: &mut u64) -> Vec<Position> {
-        let mut next = || {
-            *seed ^= *seed << 13;
-            *seed ^= *seed >> 7;
-            *seed ^= *seed << 17;
-            *seed
-        };
-        let mut pick = |count: u32, taken: u32| {
-            let mut set = 0u32;
-            while set.count_ones() < count {
-                let b = 1u32 << (next() % 24);
-                if (set | taken) & b == 0 {
-                    set |= b;
-                }
-            }
-            set
-        };
-        (0..n)
-            .map(|_| {
-                let a = pick(own, 0);
-                let b = pick(opp, a);
-                Folded {
-                    own: a,
-                    opp: b,
-                    own_hand: 0,
-                    opp_hand: 0,
-                }
-                .to_position(m)
-            })
-            .collect()
-    }
-
     const DEPTH: u32 = 4;
 
     #[test]
@@ -496,8 +462,10 @@ mod tests {
         assert!(!db.path(K43.swapped()).exists() && truth.path(K43.swapped()).exists());
         let m = db.game();
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut positions = random_positions(m, 4, 3, 300, &mut seed);
-        positions.extend(random_positions(m, 3, 4, 300, &mut seed));
+        let mut positions = crate::test_positions::random_moving_positions(m, 4, 3, 300, &mut seed);
+        positions.extend(crate::test_positions::random_moving_positions(
+            m, 3, 4, 300, &mut seed,
+        ));
         let (mut searched, mut proven, mut nodes) = (0, 0, 0);
         let (mut kinds, mut move_kinds) = ([0; 3], [0; 3]);
         let kind = |v: Value| match v {
