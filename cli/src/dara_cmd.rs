@@ -26,7 +26,8 @@ pub fn game(rules: &RuleArgs) -> Result<Dara, CliError> {
     Ok(Dara::new(profile))
 }
 
-fn position(g: &Dara, fen: Option<&str>) -> Result<Position, CliError> {
+/// The position of `--fen`, or the start.
+pub fn position(g: &Dara, fen: Option<&str>) -> Result<Position, CliError> {
     match fen {
         Some(f) => g.parse_position(f).map_err(CliError::input),
         None => Ok(g.start()),

@@ -22,7 +22,8 @@ pub fn game(rules: &RuleArgs) -> Result<Oaq, CliError> {
     Ok(Oaq::new(profile))
 }
 
-fn position(g: &Oaq, fen: Option<&str>) -> Result<Position, CliError> {
+/// The position of `--fen`, or the start.
+pub fn position(g: &Oaq, fen: Option<&str>) -> Result<Position, CliError> {
     match fen {
         Some(f) => g.parse_position(f).map_err(CliError::input),
         None => Ok(g.start()),

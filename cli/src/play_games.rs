@@ -87,10 +87,7 @@ pub fn dara(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
         n_move_rule: rules.n_move_rule()?,
     };
     let g = &referee.game;
-    let start = match opts.fen {
-        Some(f) => g.parse_position(f).map_err(CliError::input)?,
-        None => g.start(),
-    };
+    let start = crate::dara_cmd::position(g, opts.fen)?;
     let seats = Seats::parse(opts.seats, referee.side_names())?;
     let db = Db::with_rules(DaraRules { game: g.clone() }, opts.dir);
     let tables = retro_solver::dara_search::Tables::open(&db);
@@ -107,10 +104,7 @@ pub fn oaq(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
         n_move_rule: rules.n_move_rule()?,
     };
     let g = &referee.game;
-    let start = match opts.fen {
-        Some(f) => g.parse_position(f).map_err(CliError::input)?,
-        None => g.start(),
-    };
+    let start = crate::oaq_cmd::position(g, opts.fen)?;
     let seats = Seats::parse(opts.seats, referee.side_names())?;
     let table = crate::oaq_solve_cmd::open_table(g, opts.dir)?.map(|t| (t, OaqIndex::new(g)));
     let advise = |p: &retro_engine::oaq::Position| {
