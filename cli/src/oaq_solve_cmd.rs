@@ -6,9 +6,10 @@ use crate::RuleArgs;
 use indicatif::{ProgressBar, ProgressStyle};
 use retro_engine::oaq::Oaq;
 use retro_solver::db::fingerprint_hash;
+use retro_solver::oaq_big::solve_big;
 use retro_solver::oaq_index::OaqIndex;
-use retro_solver::oaq_solve::{solve_with, Checkpoints, OaqProgress};
-use retro_solver::oaq_table::{write, OaqHeader, OaqTable};
+use retro_solver::oaq_solve::{Checkpoints, OaqProgress};
+use retro_solver::oaq_table::{write_with, OaqHeader, OaqTable};
 use retro_solver::resources::{human, peak_memory};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -124,14 +125,24 @@ pub fn solve_cmd(
                 })?;
             }
             let solved = pool
-                .install(|| solve_with(&g, &spinner, Some(&checkpoints)))
+                .install(|| solve_big(&g, &spinner, Some(&checkpoints)))
+                .map_err(CliError::other)?;
+            spinner.0.set_message("writing the table");
+            let seeds = [g.profile.citizen_seeds, g.profile.mandarin_start()];
+            let fill = |from: u64, out: &mut [i16]| solved.codes(&g, from, out);
+            let header = pool.install(|| {
+                OaqHeader::from_codes(&g.profile.fingerprint(), seeds, solved.stats.slots, &fill)
+            });
+            pool.install(|| write_with(&path, &header, &fill))
                 .map_err(CliError::other)?;
             spinner.0.finish_and_clear();
-            let seeds = [g.profile.citizen_seeds, g.profile.mandarin_start()];
-            let header = OaqHeader::from_values(&g.profile.fingerprint(), seeds, &solved.values);
-            write(&path, &header, &solved.values).map_err(CliError::other)?;
             let _ = std::fs::remove_file(&checkpoints.path);
-            (header, solved.start, Some(solved.stats), false)
+            (
+                header,
+                solved.start,
+                Some((solved.stats.clone(), solved.canonical)),
+                false,
+            )
         }
     };
     let secs = start_time.elapsed().as_secs_f64();
@@ -152,7 +163,8 @@ pub fn solve_cmd(
             "seconds": secs,
             "peak_memory_bytes": peak,
         });
-        if let Some(s) = &stats {
+        if let Some((s, canonical)) = &stats {
+            out["canonical_positions"] = json!(canonical);
             out["moves"] = json!(s.moves);
             out["finished_games"] = json!(s.terminal);
             out["sweeps"] = json!(s.sweeps);
@@ -170,11 +182,12 @@ pub fn solve_cmd(
             ""
         }
     );
-    if let Some(s) = &stats {
+    if let Some((s, canonical)) = &stats {
         println!(
             "{} moves, {} finished games, {} index slots, {} value sweeps",
             s.moves, s.terminal, s.slots, s.sweeps
         );
+        println!("{canonical} positions solved (a position and its mirror share one value)");
     }
     println!(
         "values for the side to move: {} positive, {} zero, {} negative; from {} to {}",

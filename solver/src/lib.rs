@@ -6,6 +6,8 @@ pub mod index;
 pub mod mill_gen;
 pub mod mill_removal;
 pub mod mill_search;
+pub mod oaq_big;
+pub mod oaq_big_checkpoint;
 pub mod oaq_checkpoint;
 pub mod oaq_index;
 pub mod oaq_search;

@@ -29,14 +29,15 @@ pub struct State {
 }
 
 /// A writer that checksums what it writes (in 8-byte multiples but for the last piece).
-struct Summed<W: Write> {
-    out: W,
-    sum: Checksum,
-    buf: Vec<u8>,
+pub(crate) struct Summed<W: Write> {
+    pub(crate) out: W,
+    pub(crate) sum: Checksum,
+    pub(crate) buf: Vec<u8>,
 }
 
 impl<W: Write> Summed<W> {
-    fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
+    /// Writes bytes.
+    pub(crate) fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
         self.buf.extend_from_slice(bytes);
         if self.buf.len() >= 1 << 20 {
             let whole = self.buf.len() / 8 * 8;
@@ -47,7 +48,8 @@ impl<W: Write> Summed<W> {
         Ok(())
     }
 
-    fn finish(mut self) -> io::Result<W> {
+    /// Writes the checksum after everything.
+    pub(crate) fn finish(mut self) -> io::Result<W> {
         self.sum.update(&self.buf);
         self.out.write_all(&self.buf)?;
         self.out.write_all(&self.sum.finish().to_le_bytes())?;
@@ -119,29 +121,16 @@ pub fn save(path: &Path, fingerprint: &str, s: &Parts) -> io::Result<()> {
 pub fn load(path: &Path, fingerprint: &str, slots: u64) -> Option<State> {
     let file = File::open(path).ok()?;
     let len = file.metadata().ok()?.len();
-    let mut r = BufReader::with_capacity(1 << 20, file);
-    let mut all = Checksum::new(len.checked_sub(8)?);
-    // Reads exactly `n` bytes and feeds them to the checksum (callers keep to 8-byte multiples
-    // until the last read).
-    let mut pending: Vec<u8> = Vec::new();
-    let mut take = |r: &mut BufReader<File>, n: usize| -> Option<Vec<u8>> {
-        let mut b = vec![0u8; n];
-        r.read_exact(&mut b).ok()?;
-        pending.extend_from_slice(&b);
-        let whole = pending.len() / 8 * 8;
-        all.update(&pending[..whole]);
-        pending.drain(..whole);
-        Some(b)
-    };
+    let mut r = SummedReader::new(file, len)?;
     let u64_of = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
-    if take(&mut r, 8)? != MAGIC {
+    if r.take(8)? != MAGIC {
         return None;
     }
-    let fp_len = u32::from_le_bytes(take(&mut r, 4)?.try_into().ok()?) as usize;
-    if fp_len > 4096 || take(&mut r, fp_len)? != fingerprint.as_bytes() {
+    let fp_len = u32::from_le_bytes(r.take(4)?.try_into().ok()?) as usize;
+    if fp_len > 4096 || r.take(fp_len)? != fingerprint.as_bytes() {
         return None;
     }
-    let head = take(&mut r, 8 * 4 + 4 + 8 * 2)?;
+    let head = r.take(8 * 4 + 4 + 8 * 2)?;
     let stats = Stats {
         slots: u64_of(&head[0..8]),
         positions: u64_of(&head[8..16]),
@@ -160,13 +149,13 @@ pub fn load(path: &Path, fingerprint: &str, slots: u64) -> Option<State> {
     let mut seen = Vec::with_capacity(words as usize);
     for chunk in (0..words).step_by(1 << 16) {
         let n = (words - chunk).min(1 << 16) as usize;
-        let b = take(&mut r, 8 * n)?;
+        let b = r.take(8 * n)?;
         seen.extend(b.chunks_exact(8).map(|c| AtomicU64::new(u64_of(c))));
     }
     let mut active = Vec::with_capacity(active_len as usize);
     for chunk in (0..active_len).step_by(1 << 18) {
         let n = (active_len - chunk).min(1 << 18) as usize;
-        let b = take(&mut r, 4 * n)?;
+        let b = r.take(4 * n)?;
         active.extend(
             b.chunks_exact(4)
                 .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))),
@@ -175,19 +164,54 @@ pub fn load(path: &Path, fingerprint: &str, slots: u64) -> Option<State> {
     let mut pm = Vec::with_capacity(slots as usize);
     for chunk in (0..slots).step_by(1 << 18) {
         let n = (slots - chunk).min(1 << 18) as usize;
-        let b = take(&mut r, 4 * n)?;
+        let b = r.take(4 * n)?;
         pm.extend(
             b.chunks_exact(4)
                 .map(|c| AtomicU32::new(u32::from_le_bytes(c.try_into().expect("4 bytes")))),
         );
     }
-    all.update(&pending);
-    let mut stored = [0u8; 8];
-    r.read_exact(&mut stored).ok()?;
-    (all.finish() == u64::from_le_bytes(stored)).then_some(State {
+    r.check()?;
+    Some(State {
         seen,
         active,
         pm,
         stats,
     })
+}
+
+/// A reader that checksums what it reads, for checkpoints written by [`Summed`].
+pub(crate) struct SummedReader {
+    r: BufReader<File>,
+    all: Checksum,
+    pending: Vec<u8>,
+}
+
+impl SummedReader {
+    /// Starts reading a file of `len` bytes (`None` if too short for a checksum).
+    pub(crate) fn new(file: File, len: u64) -> Option<SummedReader> {
+        Some(SummedReader {
+            r: BufReader::with_capacity(1 << 20, file),
+            all: Checksum::new(len.checked_sub(8)?),
+            pending: Vec::new(),
+        })
+    }
+
+    /// Reads exactly `n` bytes and feeds them to the checksum.
+    pub(crate) fn take(&mut self, n: usize) -> Option<Vec<u8>> {
+        let mut b = vec![0u8; n];
+        self.r.read_exact(&mut b).ok()?;
+        self.pending.extend_from_slice(&b);
+        let whole = self.pending.len() / 8 * 8;
+        self.all.update(&self.pending[..whole]);
+        self.pending.drain(..whole);
+        Some(b)
+    }
+
+    /// Reads the stored checksum and compares (`None`: damaged).
+    pub(crate) fn check(mut self) -> Option<()> {
+        self.all.update(&self.pending);
+        let mut stored = [0u8; 8];
+        self.r.read_exact(&mut stored).ok()?;
+        (self.all.finish() == u64::from_le_bytes(stored)).then_some(())
+    }
 }

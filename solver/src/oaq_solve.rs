@@ -250,39 +250,7 @@ pub fn solve_with(
         // are joined in place: no second copy of the list (it can hold a billion slots).
         let results: Vec<(u64, usize)> = active
             .par_chunks_mut(CHUNK as usize)
-            .map(|chunk| {
-                let mut changed = 0u64;
-                let mut kept = 0;
-                let mut list = Vec::with_capacity(10);
-                for i in 0..chunk.len() {
-                    let slot = chunk[i];
-                    let s = slot as usize;
-                    let pos = idx.unrank(g, slot as u64).expect("a slot of the index");
-                    g.moves(&pos, &mut list);
-                    let (mut bp, mut bm) = (NEG_INF, NEG_INF);
-                    for (_, t) in &list {
-                        let (cp, cm) = unpack(pm[idx.rank(&t.position) as usize].load(Relaxed));
-                        let w = gain(t);
-                        bp = bp.max(minus(w, cm));
-                        bm = bm.max(minus(w, cp));
-                    }
-                    if (bp != POS_INF && bp > MAX_FINITE) || (bm != NEG_INF && bm < -MAX_FINITE) {
-                        overflow.store(true, Relaxed);
-                    }
-                    // Only this thread writes this slot: P only rises, M only falls.
-                    let (op, om) = unpack(pm[s].load(Relaxed));
-                    let (np, nm) = (bp.max(op), bm.min(om));
-                    if (np, nm) != (op, om) {
-                        pm[s].store(pack(np, nm), Relaxed);
-                        changed += 1;
-                    }
-                    if np != nm {
-                        chunk[kept] = slot;
-                        kept += 1;
-                    }
-                }
-                (changed, kept)
-            })
+            .map(|chunk| sweep_chunk(g, &idx, &pm, chunk, &overflow))
             .collect();
         let changed: u64 = results.iter().map(|r| r.0).sum();
         progress.sweep(stats.sweeps, changed);
@@ -331,6 +299,71 @@ pub fn solve_with(
         start,
         stats,
     })
+}
+
+/// Positions whose children are looked up together: their slots are computed first, then the
+/// values are loaded in one run of independent reads, which the processor overlaps (the table
+/// is far bigger than the caches, so each read is a memory round trip).
+const BATCH: usize = 64;
+
+/// One sweep over a chunk of the open positions: updates each in place and moves those still
+/// open to the front, in their order. Returns the values changed and the positions kept.
+fn sweep_chunk(
+    g: &Oaq,
+    idx: &OaqIndex,
+    pm: &[AtomicU32],
+    chunk: &mut [u32],
+    overflow: &AtomicBool,
+) -> (u64, usize) {
+    let mut changed = 0u64;
+    let mut kept = 0;
+    let mut list = Vec::with_capacity(10);
+    let mut kids: Vec<(usize, i16)> = Vec::with_capacity(BATCH * 12);
+    let mut ends = [0usize; BATCH];
+    let mut read: Vec<u32> = Vec::with_capacity(BATCH * 12);
+    for start in (0..chunk.len()).step_by(BATCH) {
+        let end = (start + BATCH).min(chunk.len());
+        kids.clear();
+        for (j, &slot) in chunk[start..end].iter().enumerate() {
+            let pos = idx.unrank(g, slot as u64).expect("a slot of the index");
+            g.moves(&pos, &mut list);
+            kids.extend(
+                list.iter()
+                    .map(|(_, t)| (idx.rank(&t.position) as usize, gain(t))),
+            );
+            ends[j] = kids.len();
+        }
+        read.clear();
+        read.extend(kids.iter().map(|&(c, _)| pm[c].load(Relaxed)));
+        let mut from = 0;
+        for j in 0..end - start {
+            let slot = chunk[start + j];
+            let s = slot as usize;
+            let (mut bp, mut bm) = (NEG_INF, NEG_INF);
+            for (&(_, w), &v) in kids[from..ends[j]].iter().zip(&read[from..ends[j]]) {
+                let (cp, cm) = unpack(v);
+                bp = bp.max(minus(w, cm));
+                bm = bm.max(minus(w, cp));
+            }
+            from = ends[j];
+            if (bp != POS_INF && bp > MAX_FINITE) || (bm != NEG_INF && bm < -MAX_FINITE) {
+                overflow.store(true, Relaxed);
+            }
+            // Only this thread writes this slot: P only rises, M only falls.
+            let (op, om) = unpack(pm[s].load(Relaxed));
+            let (np, nm) = (bp.max(op), bm.min(om));
+            if (np, nm) != (op, om) {
+                pm[s].store(pack(np, nm), Relaxed);
+                changed += 1;
+            }
+            // Only slots already read are overwritten (kept <= start + j).
+            if np != nm {
+                chunk[kept] = slot;
+                kept += 1;
+            }
+        }
+    }
+    (changed, kept)
 }
 
 /// P and M in one word.

@@ -135,21 +135,61 @@ impl OaqHeader {
     }
 }
 
+/// Slots computed and written at a time by [`write_with`] and [`OaqHeader::from_codes`].
+const WRITE_CHUNK: u64 = 1 << 20;
+
 /// Writes a table atomically (temporary file, fsync, rename).
 pub fn write(path: &Path, header: &OaqHeader, values: &[i16]) -> Result<(), TableError> {
+    write_with(path, header, &|from, out| {
+        out.copy_from_slice(&values[from as usize..from as usize + out.len()])
+    })
+}
+
+impl OaqHeader {
+    /// The header of a table whose codes `fill(from, out)` computes, `out.len()` slots from
+    /// slot `from` (as many slots as `slots`).
+    pub fn from_codes(
+        fingerprint: &str,
+        seeds: [u8; 2],
+        slots: u64,
+        fill: &(dyn Fn(u64, &mut [i16]) + Sync),
+    ) -> OaqHeader {
+        let mut h = OaqHeader::empty(fingerprint, seeds);
+        h.slots = slots;
+        let mut buf = vec![0i16; WRITE_CHUNK as usize];
+        for from in (0..slots).step_by(WRITE_CHUNK as usize) {
+            let out = &mut buf[..(slots - from).min(WRITE_CHUNK) as usize];
+            fill(from, out);
+            h.tally(out.iter().copied());
+        }
+        h
+    }
+}
+
+/// Writes a table atomically, its codes computed a chunk at a time by `fill(from, out)` (see
+/// [`OaqHeader::from_codes`]): a table bigger than memory can be written.
+pub fn write_with(
+    path: &Path,
+    header: &OaqHeader,
+    fill: &(dyn Fn(u64, &mut [i16]) + Sync),
+) -> Result<(), TableError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir).map_err(|e| TableError::Io(dir.to_path_buf(), e))?;
     let tmp = path.with_extension("tmp");
     let head = header.encode();
+    let slots = header.slots;
     let result = (|| {
         let mut f = io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
-        let mut sum = Checksum::new((HEADER_SIZE + 2 * values.len()) as u64);
+        let mut sum = Checksum::new(HEADER_SIZE as u64 + 2 * slots);
         sum.update(&head);
         f.write_all(&head)?;
-        let mut buf = Vec::with_capacity(1 << 17);
-        for chunk in values.chunks(1 << 16) {
+        let mut codes = vec![0i16; WRITE_CHUNK as usize];
+        let mut buf = Vec::with_capacity(2 * WRITE_CHUNK as usize);
+        for from in (0..slots).step_by(WRITE_CHUNK as usize) {
+            let out = &mut codes[..(slots - from).min(WRITE_CHUNK) as usize];
+            fill(from, out);
             buf.clear();
-            for v in chunk {
+            for v in out.iter() {
                 buf.extend_from_slice(&v.to_le_bytes());
             }
             sum.update(&buf);

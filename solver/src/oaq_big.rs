@@ -1,0 +1,666 @@
+//! Exact values of bigger Ô Ăn Quan games in a quarter of the memory of `oaq_solve.rs`, same
+//! values (RULES.md 3.9, the same `P`/`M` iteration; see there).
+//!
+//! Three savings. A position and its mirror (the board turned half a turn, the other side to
+//! move) have the same value, so only positions with South to move are solved ("canonical").
+//! Values live only for the canonical positions that are reachable (from the start, directly or
+//! as a mirror), found through a rank directory over a bit set: slot `s` is position number
+//! `ones before s`. And `P` and `M` take one byte each (a solve stops with an error if a value
+//! passes ±120). The open positions are a bit set too, so no list of billions of slots is kept.
+//!
+//! Reachability is still found per dense slot (`oaq_index.rs`): the table written at the end is
+//! the same file, slot for slot, as the dense solver's.
+
+use crate::oaq_big_checkpoint::{self as ckpt, BigState};
+use crate::oaq_index::OaqIndex;
+use crate::oaq_solve::{final_value, gain, Checkpoints, OaqProgress, Stats, UNREACHABLE};
+use rayon::prelude::*;
+use retro_engine::oaq::{Oaq, Position, Side};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
+
+/// Largest value magnitude this solver stores; beyond it a solve stops.
+pub const MAX_FINITE: i8 = 120;
+const NEG_INF: i8 = i8::MIN;
+const POS_INF: i8 = i8::MAX;
+/// Bit-set words handled by one task of a sweep.
+const WORDS_PER_TASK: usize = 256;
+/// Positions whose children are looked up together (see `oaq_solve.rs`).
+const BATCH: usize = 64;
+
+/// The position seen from the other side: the board turned half a turn (cell `i` takes cell
+/// `i + 6`), big pieces and stores swapped, the other side to move. Same value for the mover.
+pub fn mirror(p: &Position) -> Position {
+    let mut q = *p;
+    for i in 0..12 {
+        q.cells[i] = p.cells[(i + 6) % 12];
+    }
+    q.big = [p.big[1], p.big[0]];
+    q.stores = [p.stores[1], p.stores[0]];
+    q.side = p.side.other();
+    q
+}
+
+/// Slots of the positions with South to move: the dense index without its side digit.
+#[derive(Clone, Debug)]
+pub struct Canon {
+    /// The dense index.
+    pub idx: OaqIndex,
+    /// Big-piece states per composition (4 under the big-mandarin rule, else 1).
+    per: u64,
+}
+
+impl Canon {
+    /// The canonical slots of a game.
+    pub fn new(g: &Oaq) -> Canon {
+        Canon {
+            idx: OaqIndex::new(g),
+            per: if g.profile.big_mandarin.is_some() {
+                4
+            } else {
+                1
+            },
+        }
+    }
+
+    /// Number of canonical slots (the start's included, last).
+    pub fn size(&self) -> u64 {
+        (self.idx.size() - 1) / 2 + 1
+    }
+
+    /// The dense slot of the South-to-move position of canonical slot `c`.
+    pub fn south_dense(&self, c: u64) -> u64 {
+        if c == self.size() - 1 {
+            return self.idx.start_slot();
+        }
+        c / self.per * 2 * self.per + c % self.per
+    }
+
+    /// The canonical slot of a dense slot holding a South-to-move position.
+    fn of_south_dense(&self, d: u64) -> u64 {
+        if d == self.idx.start_slot() {
+            return self.size() - 1;
+        }
+        d / (2 * self.per) * self.per + d % self.per
+    }
+
+    /// The canonical slot of a position (its mirror's when North is to move).
+    pub fn slot(&self, p: &Position) -> u64 {
+        match p.side {
+            Side::South => self.of_south_dense(self.idx.rank(p)),
+            Side::North => self.of_south_dense(self.idx.rank(&mirror(p))),
+        }
+    }
+
+    /// The South-to-move position of a canonical slot.
+    pub fn position(&self, g: &Oaq, c: u64) -> Position {
+        self.idx
+            .unrank(g, self.south_dense(c))
+            .expect("a canonical slot maps into the index")
+    }
+}
+
+/// A block of the ranked bit set: the ones before it and 448 bits (one cache line).
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+pub struct Block {
+    before: u64,
+    bits: [u64; 7],
+}
+
+/// Bits per block.
+const PER_BLOCK: u64 = 448;
+
+/// A bit set over canonical slots with a rank directory: whether a slot is reachable and, if
+/// so, its position number among the reachable ones, in one cache line.
+pub struct Ranked {
+    blocks: Vec<Block>,
+    ones: u64,
+}
+
+impl Ranked {
+    /// Builds the directory over plain 64-bit words.
+    pub fn build(words: &[u64]) -> Ranked {
+        let mut blocks: Vec<Block> = words
+            .par_chunks(7)
+            .map(|w| {
+                let mut b = Block::default();
+                b.bits[..w.len()].copy_from_slice(w);
+                b
+            })
+            .collect();
+        let mut ones = 0u64;
+        for b in &mut blocks {
+            b.before = ones;
+            ones += b.bits.iter().map(|w| w.count_ones() as u64).sum::<u64>();
+        }
+        Ranked { blocks, ones }
+    }
+
+    /// Set bits.
+    pub fn ones(&self) -> u64 {
+        self.ones
+    }
+
+    /// Whether slot `s` is set.
+    pub fn contains(&self, s: u64) -> bool {
+        let b = &self.blocks[(s / PER_BLOCK) as usize];
+        let o = s % PER_BLOCK;
+        b.bits[(o / 64) as usize] >> (o % 64) & 1 == 1
+    }
+
+    /// Number of set slots before `s`.
+    pub fn rank(&self, s: u64) -> u64 {
+        let b = &self.blocks[(s / PER_BLOCK) as usize];
+        let o = s % PER_BLOCK;
+        let w = (o / 64) as usize;
+        let whole: u32 = b.bits[..w].iter().map(|x| x.count_ones()).sum();
+        let part = (b.bits[w] & ((1u64 << (o % 64)) - 1)).count_ones();
+        b.before + (whole + part) as u64
+    }
+
+    /// The plain words back (for checkpoints).
+    pub fn words(&self) -> impl Iterator<Item = u64> + '_ {
+        self.blocks.iter().flat_map(|b| b.bits)
+    }
+}
+
+/// The solved game: values of the reachable canonical positions.
+pub struct Big {
+    /// The slots.
+    pub canon: Canon,
+    /// Reachable dense slots (a bit set).
+    seen: Vec<AtomicU64>,
+    /// Reachable canonical slots.
+    ranked: Ranked,
+    /// `P`/`M` per reachable canonical position.
+    pm: Vec<AtomicU16>,
+    /// Value of the start position.
+    pub start: i16,
+    /// Figures (dense: reachable positions and their moves as in `oaq_solve.rs`).
+    pub stats: Stats,
+    /// Reachable canonical positions (the values kept).
+    pub canonical: u64,
+}
+
+impl Big {
+    /// The table code of a dense slot: its value, or [`UNREACHABLE`].
+    pub fn code(&self, g: &Oaq, d: u64) -> i16 {
+        if self.seen[(d / 64) as usize].load(Relaxed) >> (d % 64) & 1 == 0 {
+            return UNREACHABLE;
+        }
+        let p = self.canon.idx.unrank(g, d).expect("a dense slot");
+        let c = self.canon.slot(&p);
+        value_of(self.pm[self.ranked.rank(c) as usize].load(Relaxed))
+    }
+
+    /// The codes of the dense slots from `from` on, into `out` (in parallel).
+    pub fn codes(&self, g: &Oaq, from: u64, out: &mut [i16]) {
+        out.par_chunks_mut(1 << 12)
+            .enumerate()
+            .for_each(|(k, part)| {
+                let first = from + (k << 12) as u64;
+                for (i, v) in part.iter_mut().enumerate() {
+                    *v = self.code(g, first + i as u64);
+                }
+            });
+    }
+}
+
+/// The value of a solved `P`/`M` pair.
+fn value_of(w: u16) -> i16 {
+    let (p, m) = unpack(w);
+    if p > 0 {
+        p as i16
+    } else if m < 0 {
+        m as i16
+    } else {
+        0
+    }
+}
+
+/// Marks every dense slot reachable from the start, and the canonical slot of each. Returns
+/// the dense set, the canonical words, and the figures.
+fn reach(g: &Oaq, canon: &Canon, progress: &dyn OaqProgress) -> (Vec<AtomicU64>, Vec<u64>, Stats) {
+    let idx = &canon.idx;
+    let n = idx.size();
+    let words = n.div_ceil(64) as usize;
+    let seen: Vec<AtomicU64> = (0..words)
+        .into_par_iter()
+        .map(|_| AtomicU64::new(0))
+        .collect();
+    let mut expanded = vec![0u64; words];
+    let cwords = canon.size().div_ceil(64) as usize;
+    let cseen: Vec<AtomicU64> = (0..cwords)
+        .into_par_iter()
+        .map(|_| AtomicU64::new(0))
+        .collect();
+    let mark = |set: &[AtomicU64], s: u64| -> bool {
+        let bit = 1u64 << (s % 64);
+        set[(s / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
+    };
+    mark(&seen, idx.start_slot());
+    mark(&cseen, canon.size() - 1);
+    let mut stats = Stats {
+        slots: n,
+        ..Stats::default()
+    };
+    // Passes over the set until nothing is left to expand; a pass expands what it finds
+    // (positions marked during the pass in words not yet passed included).
+    loop {
+        let (found, terminal, moves) = expanded
+            .par_chunks_mut(WORDS_PER_TASK)
+            .enumerate()
+            .map(|(k, done)| {
+                let mut list = Vec::with_capacity(10);
+                let (mut found, mut terminal, mut moves) = (0u64, 0u64, 0u64);
+                for (j, e) in done.iter_mut().enumerate() {
+                    let w = k * WORDS_PER_TASK + j;
+                    loop {
+                        let todo = seen[w].load(Relaxed) & !*e;
+                        if todo == 0 {
+                            break;
+                        }
+                        *e |= todo;
+                        let mut bits = todo;
+                        while bits != 0 {
+                            let d = w as u64 * 64 + bits.trailing_zeros() as u64;
+                            bits &= bits - 1;
+                            found += 1;
+                            let pos = idx.unrank(g, d).expect("a reachable slot");
+                            if final_value(g, &pos).is_some() {
+                                terminal += 1;
+                                continue;
+                            }
+                            g.moves(&pos, &mut list);
+                            moves += list.len() as u64;
+                            for (_, t) in &list {
+                                if mark(&seen, idx.rank(&t.position)) {
+                                    mark(&cseen, canon.slot(&t.position));
+                                }
+                            }
+                        }
+                    }
+                }
+                (found, terminal, moves)
+            })
+            .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+        if found == 0 {
+            break;
+        }
+        stats.positions += found;
+        stats.terminal += terminal;
+        stats.moves += moves;
+        progress.reached(stats.positions);
+    }
+    let cwords = cseen.into_iter().map(AtomicU64::into_inner).collect();
+    (seen, cwords, stats)
+}
+
+/// Enumerates and solves a whole game, resuming from a checkpoint of this game when there is
+/// one, saving one after the search of reachable positions and then now and then.
+pub fn solve_big(
+    g: &Oaq,
+    progress: &dyn OaqProgress,
+    checkpoints: Option<&Checkpoints>,
+) -> Result<Big, String> {
+    let canon = Canon::new(g);
+    let fingerprint = g.profile.fingerprint();
+    let resumed =
+        checkpoints.and_then(|c| ckpt::load(&c.path, &fingerprint, canon.idx.size(), canon.size()));
+    let resuming = resumed.is_some();
+    let BigState {
+        seen,
+        ranked,
+        mut open,
+        pm,
+        mut stats,
+    } = match resumed {
+        Some(state) => state,
+        None => {
+            let (seen, cwords, stats) = reach(g, &canon, progress);
+            let ranked = Ranked::build(&cwords);
+            let pm: Vec<AtomicU16> = (0..ranked.ones())
+                .into_par_iter()
+                .map(|_| AtomicU16::new(pack(NEG_INF, POS_INF)))
+                .collect();
+            BigState {
+                seen,
+                ranked,
+                open: cwords,
+                pm,
+                stats,
+            }
+        }
+    };
+    let save = |open: &[u64], stats: &Stats| -> Result<(), String> {
+        match checkpoints {
+            Some(c) => {
+                let parts = ckpt::BigParts {
+                    seen: &seen,
+                    ranked: &ranked,
+                    open,
+                    pm: &pm,
+                    stats,
+                };
+                ckpt::save(&c.path, &fingerprint, &parts)
+                    .map_err(|e| format!("{}: {e}", c.path.display()))
+            }
+            None => Ok(()),
+        }
+    };
+    if !resuming {
+        save(&open, &stats)?;
+    }
+    let mut saved_at = std::time::Instant::now();
+    let overflow = AtomicBool::new(false);
+    loop {
+        stats.sweeps += 1;
+        if stats.sweeps > crate::oaq_solve::MAX_SWEEPS {
+            return Err(format!(
+                "values still changing after {} sweeps (a cycle that pays one side without \
+                 end?): not solved",
+                crate::oaq_solve::MAX_SWEEPS
+            ));
+        }
+        let changed: u64 = open
+            .par_chunks_mut(WORDS_PER_TASK)
+            .enumerate()
+            .map(|(k, words)| {
+                sweep_words(
+                    g,
+                    &canon,
+                    &ranked,
+                    &pm,
+                    k * WORDS_PER_TASK,
+                    words,
+                    &overflow,
+                )
+            })
+            .sum();
+        progress.sweep(stats.sweeps, changed);
+        if overflow.load(Relaxed) {
+            return Err(format!(
+                "a value passed ±{MAX_FINITE} seeds (this solver keeps values in one byte): \
+                 not solved"
+            ));
+        }
+        if changed == 0 {
+            break;
+        }
+        if checkpoints.is_some_and(|c| saved_at.elapsed() >= c.every) {
+            save(&open, &stats)?;
+            saved_at = std::time::Instant::now();
+        }
+    }
+    let start = value_of(pm[ranked.rank(canon.size() - 1) as usize].load(Relaxed));
+    let canonical = ranked.ones();
+    Ok(Big {
+        canon,
+        seen,
+        ranked,
+        pm,
+        start,
+        stats,
+        canonical,
+    })
+}
+
+/// One sweep over some words of the open set: each open position is updated in place (a
+/// finished game takes its final value) and leaves the set once its `P` and `M` meet.
+/// Returns the values changed.
+fn sweep_words(
+    g: &Oaq,
+    canon: &Canon,
+    ranked: &Ranked,
+    pm: &[AtomicU16],
+    first_word: usize,
+    words: &mut [u64],
+    overflow: &AtomicBool,
+) -> u64 {
+    let mut changed = 0u64;
+    let mut list = Vec::with_capacity(10);
+    let mut batch: Vec<(u64, Option<i8>)> = Vec::with_capacity(BATCH);
+    let mut kids: Vec<(usize, i16)> = Vec::with_capacity(BATCH * 12);
+    let mut ends = [0usize; BATCH];
+    let mut read: Vec<u16> = Vec::with_capacity(BATCH * 12);
+    let mut w = 0;
+    let mut bits = words.first().copied().unwrap_or(0);
+    loop {
+        // Gather a batch of open positions with their moves' children.
+        batch.clear();
+        kids.clear();
+        while batch.len() < BATCH {
+            while bits == 0 && w + 1 < words.len() {
+                w += 1;
+                bits = words[w];
+            }
+            if bits == 0 {
+                break;
+            }
+            let c = (first_word + w) as u64 * 64 + bits.trailing_zeros() as u64;
+            bits &= bits - 1;
+            let pos = canon.position(g, c);
+            let end = final_value(g, &pos).map(|v| narrow(v, overflow));
+            if end.is_none() {
+                g.moves(&pos, &mut list);
+                kids.extend(
+                    list.iter()
+                        .map(|(_, t)| (ranked.rank(canon.slot(&t.position)) as usize, gain(t))),
+                );
+            }
+            ends[batch.len()] = kids.len();
+            batch.push((c, end));
+        }
+        if batch.is_empty() {
+            break;
+        }
+        read.clear();
+        read.extend(kids.iter().map(|&(k, _)| pm[k].load(Relaxed)));
+        let mut from = 0;
+        for (j, &(c, end)) in batch.iter().enumerate() {
+            let (bp, bm) = match end {
+                Some(v) => (v, v),
+                None => {
+                    let (mut bp, mut bm) = (WIDE_NEG, WIDE_NEG);
+                    for (&(_, gn), &v) in kids[from..ends[j]].iter().zip(&read[from..ends[j]]) {
+                        let (cp, cm) = unpack(v);
+                        bp = bp.max(minus(gn, cm));
+                        bm = bm.max(minus(gn, cp));
+                    }
+                    (narrow(bp, overflow), narrow(bm, overflow))
+                }
+            };
+            from = ends[j];
+            let id = ranked.rank(c) as usize;
+            // Only this task writes this position: P only rises, M only falls.
+            let (op, om) = unpack(pm[id].load(Relaxed));
+            let (np, nm) = (bp.max(op), bm.min(om));
+            if (np, nm) != (op, om) {
+                pm[id].store(pack(np, nm), Relaxed);
+                changed += 1;
+            }
+            if np == nm {
+                let local = (c - first_word as u64 * 64) as usize;
+                words[local / 64] &= !(1u64 << (local % 64));
+            }
+        }
+    }
+    changed
+}
+
+/// Infinite bounds while computing in 16 bits.
+const WIDE_POS: i16 = i16::MAX;
+const WIDE_NEG: i16 = i16::MIN;
+
+/// A bound back into one byte: the infinities kept; a finite value beyond ±[`MAX_FINITE`]
+/// flags the overflow that stops the solve (it is never stored as something else).
+fn narrow(v: i16, overflow: &AtomicBool) -> i8 {
+    match v {
+        WIDE_POS => POS_INF,
+        WIDE_NEG => NEG_INF,
+        x if x.unsigned_abs() > MAX_FINITE as u16 => {
+            overflow.store(true, Relaxed);
+            0
+        }
+        x => x as i8,
+    }
+}
+
+/// `a - b` where `b` may be infinite (`a` is a finite gain).
+#[inline]
+fn minus(a: i16, b: i8) -> i16 {
+    match b {
+        POS_INF => WIDE_NEG,
+        NEG_INF => WIDE_POS,
+        _ => a - b as i16,
+    }
+}
+
+/// P and M in one 16-bit word.
+#[inline]
+fn pack(p: i8, m: i8) -> u16 {
+    (p as u8 as u16) << 8 | m as u8 as u16
+}
+
+#[inline]
+fn unpack(w: u16) -> (i8, i8) {
+    ((w >> 8) as u8 as i8, w as u8 as i8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oaq_solve::solve;
+    use retro_engine::oaq::OaqProfile;
+    use std::sync::Mutex;
+
+    fn game(setting: &str) -> Oaq {
+        let mut prof = OaqProfile::default();
+        for s in setting.split(';') {
+            prof.set(s).unwrap();
+        }
+        Oaq::new(prof)
+    }
+
+    #[test]
+    fn same_table_as_the_dense_solver() {
+        for setting in [
+            "seeds=1,0",
+            "seeds=1,1",
+            "big-mandarin=5;seeds=1,0",
+            "big-mandarin=4;quan-non=3;seeds=1,0",
+        ] {
+            let g = game(setting);
+            let dense = solve(&g, &()).unwrap();
+            let big = solve_big(&g, &(), None).unwrap();
+            assert_eq!(big.start, dense.start, "{setting}");
+            let s = (&big.stats, &dense.stats);
+            assert_eq!(
+                (s.0.positions, s.0.terminal, s.0.moves),
+                (s.1.positions, s.1.terminal, s.1.moves),
+                "{setting}"
+            );
+            // Roughly half: a position and its mirror share one value.
+            assert!(big.canonical < dense.stats.positions * 3 / 4, "{setting}");
+            let mut codes = vec![0i16; dense.values.len()];
+            big.codes(&g, 0, &mut codes);
+            let differ = codes
+                .iter()
+                .zip(&dense.values)
+                .filter(|(a, b)| a != b)
+                .count();
+            assert_eq!(differ, 0, "{setting}: slots whose codes differ");
+        }
+    }
+
+    /// Copies the checkpoint as it is when a given sweep ends (before that sweep's save).
+    struct Snapshot {
+        from: std::path::PathBuf,
+        to: std::path::PathBuf,
+        at: u32,
+        taken: Mutex<bool>,
+    }
+
+    impl OaqProgress for Snapshot {
+        fn sweep(&self, sweep: u32, _changed: u64) {
+            if sweep == self.at {
+                std::fs::copy(&self.from, &self.to).unwrap();
+                *self.taken.lock().unwrap() = true;
+            }
+        }
+    }
+
+    #[test]
+    fn a_resumed_solve_ends_as_an_uninterrupted_one() {
+        let g = game("seeds=1,1");
+        let dir = std::env::temp_dir().join(format!("retro-big-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("game.ckpt");
+        let snap = Snapshot {
+            from: path.clone(),
+            to: dir.join("mid.ckpt"),
+            at: 6,
+            taken: Mutex::new(false),
+        };
+        let every = std::time::Duration::ZERO;
+        let c = Checkpoints { path, every };
+        let whole = solve_big(&g, &snap, Some(&c)).unwrap();
+        assert!(*snap.taken.lock().unwrap());
+        let state = ckpt::load(
+            &snap.to,
+            &g.profile.fingerprint(),
+            whole.canon.idx.size(),
+            whole.canon.size(),
+        )
+        .expect("the mid-solve checkpoint loads");
+        assert_eq!(state.stats.sweeps, 5);
+        let mid = Checkpoints {
+            path: snap.to.clone(),
+            every,
+        };
+        let resumed = solve_big(&g, &(), Some(&mid)).unwrap();
+        assert_eq!(resumed.start, whole.start);
+        assert_eq!(resumed.stats.sweeps, whole.stats.sweeps);
+        let n = whole.canon.idx.size();
+        assert!((0..n).all(|d| resumed.code(&g, d) == whole.code(&g, d)));
+        // A damaged checkpoint is not used.
+        let mut bytes = std::fs::read(&snap.to).unwrap();
+        let k = bytes.len() / 2;
+        bytes[k] ^= 1;
+        std::fs::write(&snap.to, &bytes).unwrap();
+        assert!(ckpt::load(&snap.to, &g.profile.fingerprint(), n, whole.canon.size()).is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn rank_directory_counts_the_ones_before() {
+        let words: Vec<u64> = (0..40u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (i << 7))
+            .collect();
+        let r = Ranked::build(&words);
+        let mut before = 0u64;
+        for s in 0..40 * 64u64 {
+            let set = words[(s / 64) as usize] >> (s % 64) & 1 == 1;
+            assert_eq!(r.contains(s), set, "slot {s}");
+            assert_eq!(r.rank(s), before, "slot {s}");
+            before += set as u64;
+        }
+        assert_eq!(r.ones(), before);
+        assert_eq!(r.words().take(40).collect::<Vec<_>>(), words);
+    }
+
+    #[test]
+    fn mirror_twice_is_the_position() {
+        let g = Oaq::new(Default::default());
+        let mut p = g.start();
+        p.first = false;
+        p.cells = [3, 1, 0, 2, 5, 4, 7, 0, 1, 9, 2, 6];
+        p.big = [true, false];
+        p.stores = [4, -2];
+        let m = mirror(&p);
+        assert_eq!(m.side, Side::North);
+        assert_eq!(m.cells[0], 7);
+        assert_eq!(m.big, [false, true]);
+        assert_eq!(mirror(&m), p);
+    }
+}
