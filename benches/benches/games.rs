@@ -6,6 +6,7 @@ use retro_engine::dara::Dara;
 use retro_engine::oaq::{Oaq, OaqProfile};
 use retro_solver::dara_search::{search as dara_search, Limits as DaraLimits, Tables};
 use retro_solver::db::Db;
+use retro_solver::oaq_big::solve_big;
 use retro_solver::oaq_solve::solve;
 use retro_solver::rules::DaraRules;
 
@@ -56,6 +57,9 @@ fn bench(c: &mut Criterion) {
     let small = oaq("1,0");
     group.bench_function("oaq_solve_seeds_1_0", |b| {
         b.iter(|| solve(&small, &()).unwrap().start)
+    });
+    group.bench_function("oaq_solve_big_seeds_1_0", |b| {
+        b.iter(|| solve_big(&small, &(), None).unwrap().start)
     });
     let dir = tempfile::tempdir().unwrap();
     let db = Db::with_rules(DaraRules { game: d.clone() }, dir.path());

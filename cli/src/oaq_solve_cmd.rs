@@ -26,6 +26,12 @@ struct Spinner(ProgressBar);
 
 impl OaqProgress for Spinner {
     fn reached(&self, positions: u64) {
+        if std::env::var_os("RETRO_TIMING").is_some() {
+            eprintln!(
+                "reached {positions} ({:.2} s)",
+                self.0.elapsed().as_secs_f64()
+            );
+        }
         self.0
             .set_message(format!("marking reachable positions: {positions}"));
         self.0.tick();

@@ -218,82 +218,119 @@ fn value_of(w: u16) -> i16 {
     }
 }
 
-/// Marks every dense slot reachable from the start, and the canonical slot of each. Returns
-/// the dense set, the canonical words, and the figures.
-fn reach(g: &Oaq, canon: &Canon, progress: &dyn OaqProgress) -> (Vec<AtomicU64>, Vec<u64>, Stats) {
+/// The search of reachable positions as it stands: reachable dense slots, those already
+/// expanded, the canonical slots reached, and the counts so far.
+pub struct Reach {
+    /// Reachable dense slots.
+    pub seen: Vec<AtomicU64>,
+    /// Dense slots whose moves have been followed.
+    pub expanded: Vec<u64>,
+    /// Reachable canonical slots.
+    pub cseen: Vec<AtomicU64>,
+    /// Positions, finished games and moves found so far.
+    pub stats: Stats,
+}
+
+impl Reach {
+    /// Only the start reached.
+    fn new(canon: &Canon) -> Reach {
+        let n = canon.idx.size();
+        let zeros = |k: u64| -> Vec<AtomicU64> {
+            (0..k.div_ceil(64))
+                .into_par_iter()
+                .map(|_| AtomicU64::new(0))
+                .collect()
+        };
+        let r = Reach {
+            seen: zeros(n),
+            expanded: vec![0; n.div_ceil(64) as usize],
+            cseen: zeros(canon.size()),
+            stats: Stats {
+                slots: n,
+                ..Stats::default()
+            },
+        };
+        mark(&r.seen, canon.idx.start_slot());
+        mark(&r.cseen, canon.size() - 1);
+        r
+    }
+}
+
+/// Sets bit `s`; whether it was clear.
+fn mark(set: &[AtomicU64], s: u64) -> bool {
+    let bit = 1u64 << (s % 64);
+    set[(s / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
+}
+
+/// Steps a pass over the reachable set is cut into (a checkpoint may follow each).
+const REACH_STEPS: usize = 64;
+
+/// Marks every dense slot reachable from the start, and the canonical slot of each: passes over
+/// the set until nothing is left to expand (a pass expands what it finds, positions marked
+/// during the pass in words not yet passed included). `save` is offered the state after each
+/// step of a pass.
+fn reach(
+    g: &Oaq,
+    canon: &Canon,
+    mut r: Reach,
+    progress: &dyn OaqProgress,
+    save: &mut dyn FnMut(&Reach) -> Result<(), String>,
+) -> Result<Reach, String> {
     let idx = &canon.idx;
-    let n = idx.size();
-    let words = n.div_ceil(64) as usize;
-    let seen: Vec<AtomicU64> = (0..words)
-        .into_par_iter()
-        .map(|_| AtomicU64::new(0))
-        .collect();
-    let mut expanded = vec![0u64; words];
-    let cwords = canon.size().div_ceil(64) as usize;
-    let cseen: Vec<AtomicU64> = (0..cwords)
-        .into_par_iter()
-        .map(|_| AtomicU64::new(0))
-        .collect();
-    let mark = |set: &[AtomicU64], s: u64| -> bool {
-        let bit = 1u64 << (s % 64);
-        set[(s / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
-    };
-    mark(&seen, idx.start_slot());
-    mark(&cseen, canon.size() - 1);
-    let mut stats = Stats {
-        slots: n,
-        ..Stats::default()
-    };
-    // Passes over the set until nothing is left to expand; a pass expands what it finds
-    // (positions marked during the pass in words not yet passed included).
+    let step_words = r.expanded.len().div_ceil(REACH_STEPS).max(1);
     loop {
-        let (found, terminal, moves) = expanded
-            .par_chunks_mut(WORDS_PER_TASK)
-            .enumerate()
-            .map(|(k, done)| {
-                let mut list = Vec::with_capacity(10);
-                let (mut found, mut terminal, mut moves) = (0u64, 0u64, 0u64);
-                for (j, e) in done.iter_mut().enumerate() {
-                    let w = k * WORDS_PER_TASK + j;
-                    loop {
-                        let todo = seen[w].load(Relaxed) & !*e;
-                        if todo == 0 {
-                            break;
-                        }
-                        *e |= todo;
-                        let mut bits = todo;
-                        while bits != 0 {
-                            let d = w as u64 * 64 + bits.trailing_zeros() as u64;
-                            bits &= bits - 1;
-                            found += 1;
-                            let pos = idx.unrank(g, d).expect("a reachable slot");
-                            if final_value(g, &pos).is_some() {
-                                terminal += 1;
-                                continue;
+        let mut found_in_pass = 0u64;
+        for lo in (0..r.expanded.len()).step_by(step_words) {
+            let hi = (lo + step_words).min(r.expanded.len());
+            let (seen, cseen) = (&r.seen, &r.cseen);
+            let (found, terminal, moves) = r.expanded[lo..hi]
+                .par_chunks_mut(WORDS_PER_TASK)
+                .enumerate()
+                .map(|(k, done)| {
+                    let mut list = Vec::with_capacity(10);
+                    let (mut found, mut terminal, mut moves) = (0u64, 0u64, 0u64);
+                    for (j, e) in done.iter_mut().enumerate() {
+                        let w = lo + k * WORDS_PER_TASK + j;
+                        loop {
+                            let todo = seen[w].load(Relaxed) & !*e;
+                            if todo == 0 {
+                                break;
                             }
-                            g.moves(&pos, &mut list);
-                            moves += list.len() as u64;
-                            for (_, t) in &list {
-                                if mark(&seen, idx.rank(&t.position)) {
-                                    mark(&cseen, canon.slot(&t.position));
+                            *e |= todo;
+                            let mut bits = todo;
+                            while bits != 0 {
+                                let d = w as u64 * 64 + bits.trailing_zeros() as u64;
+                                bits &= bits - 1;
+                                found += 1;
+                                let pos = idx.unrank(g, d).expect("a reachable slot");
+                                if final_value(g, &pos).is_some() {
+                                    terminal += 1;
+                                    continue;
+                                }
+                                g.moves(&pos, &mut list);
+                                moves += list.len() as u64;
+                                for (_, t) in &list {
+                                    if mark(seen, idx.rank(&t.position)) {
+                                        mark(cseen, canon.slot(&t.position));
+                                    }
                                 }
                             }
                         }
                     }
-                }
-                (found, terminal, moves)
-            })
-            .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
-        if found == 0 {
-            break;
+                    (found, terminal, moves)
+                })
+                .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+            found_in_pass += found;
+            r.stats.positions += found;
+            r.stats.terminal += terminal;
+            r.stats.moves += moves;
+            progress.reached(r.stats.positions);
+            save(&r)?;
         }
-        stats.positions += found;
-        stats.terminal += terminal;
-        stats.moves += moves;
-        progress.reached(stats.positions);
+        if found_in_pass == 0 {
+            return Ok(r);
+        }
     }
-    let cwords = cseen.into_iter().map(AtomicU64::into_inner).collect();
-    (seen, cwords, stats)
 }
 
 /// Enumerates and solves a whole game, resuming from a checkpoint of this game when there is
@@ -308,6 +345,7 @@ pub fn solve_big(
     let resumed =
         checkpoints.and_then(|c| ckpt::load(&c.path, &fingerprint, canon.idx.size(), canon.size()));
     let resuming = resumed.is_some();
+    let mut saved_at = std::time::Instant::now();
     let BigState {
         seen,
         ranked,
@@ -317,7 +355,36 @@ pub fn solve_big(
     } = match resumed {
         Some(state) => state,
         None => {
-            let (seen, cwords, stats) = reach(g, &canon, progress);
+            // The search of reachable positions resumes from its own checkpoint.
+            let begun = checkpoints.and_then(|c| {
+                ckpt::load_reach(&c.path, &fingerprint, canon.idx.size(), canon.size())
+            });
+            let mut save_reach = |r: &Reach| -> Result<(), String> {
+                match checkpoints {
+                    Some(c) if saved_at.elapsed() >= c.every => {
+                        ckpt::save_reach(&c.path, &fingerprint, r)
+                            .map_err(|e| format!("{}: {e}", c.path.display()))?;
+                        saved_at = std::time::Instant::now();
+                        Ok(())
+                    }
+                    _ => Ok(()),
+                }
+            };
+            let r = reach(
+                g,
+                &canon,
+                begun.unwrap_or_else(|| Reach::new(&canon)),
+                progress,
+                &mut save_reach,
+            )?;
+            let Reach {
+                seen,
+                expanded,
+                cseen,
+                stats,
+            } = r;
+            drop(expanded);
+            let cwords: Vec<u64> = cseen.into_iter().map(AtomicU64::into_inner).collect();
             let ranked = Ranked::build(&cwords);
             let pm: Vec<AtomicU16> = (0..ranked.ones())
                 .into_par_iter()
@@ -350,8 +417,8 @@ pub fn solve_big(
     };
     if !resuming {
         save(&open, &stats)?;
+        saved_at = std::time::Instant::now();
     }
-    let mut saved_at = std::time::Instant::now();
     let overflow = AtomicBool::new(false);
     loop {
         stats.sweeps += 1;
@@ -582,6 +649,13 @@ mod tests {
     }
 
     impl OaqProgress for Snapshot {
+        fn reached(&self, positions: u64) {
+            // Part way through the search of reachable positions: a copy of its checkpoint.
+            let to = self.to.with_extension("reach");
+            if positions > 1_000_000 && !to.exists() {
+                std::fs::copy(&self.from, &to).unwrap();
+            }
+        }
         fn sweep(&self, sweep: u32, _changed: u64) {
             if sweep == self.at {
                 std::fs::copy(&self.from, &self.to).unwrap();
@@ -620,9 +694,19 @@ mod tests {
         };
         let resumed = solve_big(&g, &(), Some(&mid)).unwrap();
         assert_eq!(resumed.start, whole.start);
-        assert_eq!(resumed.stats.sweeps, whole.stats.sweeps);
+        // (The sweep count may differ: threads see each other's updates at varying times.)
         let n = whole.canon.idx.size();
         assert!((0..n).all(|d| resumed.code(&g, d) == whole.code(&g, d)));
+        // The search of reachable positions resumes too.
+        let early = snap.to.with_extension("reach");
+        let r = ckpt::load_reach(&early, &g.profile.fingerprint(), n, whole.canon.size())
+            .expect("the mid-search checkpoint loads");
+        assert!(r.stats.positions > 0 && r.stats.positions < whole.stats.positions);
+        let from_reach = Checkpoints { path: early, every };
+        let again = solve_big(&g, &(), Some(&from_reach)).unwrap();
+        let counts = |s: &Stats| (s.positions, s.terminal, s.moves);
+        assert_eq!(counts(&again.stats), counts(&whole.stats));
+        assert!((0..n).all(|d| again.code(&g, d) == whole.code(&g, d)));
         // A damaged checkpoint is not used.
         let mut bytes = std::fs::read(&snap.to).unwrap();
         let k = bytes.len() / 2;

@@ -6,8 +6,13 @@
 //! dense and canonical sets and the number of `P`/`M` pairs (u64 each), then the dense words,
 //! the canonical words, the open words (u64 each), the pairs (u16 each), and the checksum of
 //! everything before it. Written to a temporary file, synced and renamed.
+//!
+//! While the reachable positions are still being searched, the same file holds that search
+//! instead: magic `RETROCK3`, the fingerprint and counts as above (sweeps 0), the word counts of
+//! the dense and canonical sets, then the reachable dense words, the expanded dense words, the
+//! reachable canonical words, and the checksum.
 
-use crate::oaq_big::Ranked;
+use crate::oaq_big::{Ranked, Reach};
 use crate::oaq_checkpoint::{Summed, SummedReader};
 use crate::oaq_solve::Stats;
 use crate::table::Checksum;
@@ -17,6 +22,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
 const MAGIC: &[u8; 8] = b"RETROCK2";
+const MAGIC_REACH: &[u8; 8] = b"RETROCK3";
 /// Bytes of the fixed fields after the fingerprint.
 const HEAD: usize = 8 * 4 + 4 + 8 * 3;
 
@@ -161,6 +167,91 @@ pub fn load(path: &Path, fingerprint: &str, slots: u64, canonical: u64) -> Optio
         ranked,
         open,
         pm,
+        stats,
+    })
+}
+
+/// Writes the search of reachable positions atomically.
+pub fn save_reach(path: &Path, fingerprint: &str, r: &Reach) -> io::Result<()> {
+    let tmp = path.with_extension("ckpt-tmp");
+    let body = (8 + 4 + fingerprint.len() + HEAD - 8) as u64
+        + 8 * (2 * r.seen.len() + r.cseen.len()) as u64;
+    let result = (|| {
+        let file = File::create(&tmp)?;
+        let mut w = Summed {
+            out: BufWriter::with_capacity(1 << 20, file),
+            sum: Checksum::new(body),
+            buf: Vec::with_capacity(2 << 20),
+        };
+        w.put(MAGIC_REACH)?;
+        w.put(&(fingerprint.len() as u32).to_le_bytes())?;
+        w.put(fingerprint.as_bytes())?;
+        let st = &r.stats;
+        for x in [st.slots, st.positions, st.terminal, st.moves] {
+            w.put(&x.to_le_bytes())?;
+        }
+        w.put(&0u32.to_le_bytes())?;
+        for x in [r.seen.len(), r.cseen.len()] {
+            w.put(&(x as u64).to_le_bytes())?;
+        }
+        for x in &r.seen {
+            w.put(&x.load(Relaxed).to_le_bytes())?;
+        }
+        for x in &r.expanded {
+            w.put(&x.to_le_bytes())?;
+        }
+        for x in &r.cseen {
+            w.put(&x.load(Relaxed).to_le_bytes())?;
+        }
+        let out = w.finish()?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    fs::rename(&tmp, path)
+}
+
+/// Reads a search of reachable positions of this game (`None` when there is none, or it is for
+/// other rules or sizes, or damaged).
+pub fn load_reach(path: &Path, fingerprint: &str, slots: u64, canonical: u64) -> Option<Reach> {
+    let file = File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    let mut r = SummedReader::new(file, len)?;
+    let u64_of = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
+    if r.take(8)? != MAGIC_REACH {
+        return None;
+    }
+    let fp_len = u32::from_le_bytes(r.take(4)?.try_into().ok()?) as usize;
+    if fp_len > 4096 || r.take(fp_len)? != fingerprint.as_bytes() {
+        return None;
+    }
+    let head = r.take(HEAD - 8)?;
+    let stats = Stats {
+        slots: u64_of(&head[0..8]),
+        positions: u64_of(&head[8..16]),
+        terminal: u64_of(&head[16..24]),
+        moves: u64_of(&head[24..32]),
+        sweeps: 0,
+    };
+    let (dwords, cwords) = (u64_of(&head[36..44]), u64_of(&head[44..52]));
+    if stats.slots != slots || dwords != slots.div_ceil(64) || cwords != canonical.div_ceil(64) {
+        return None;
+    }
+    let expected = (8 + 4 + fp_len + HEAD - 8) as u64 + 8 * (2 * dwords + cwords) + 8;
+    if expected != len {
+        return None;
+    }
+    let seen = words(&mut r, dwords, 8, |b| AtomicU64::new(u64_of(b)))?;
+    let expanded = words(&mut r, dwords, 8, u64_of)?;
+    let cseen = words(&mut r, cwords, 8, |b| AtomicU64::new(u64_of(b)))?;
+    r.check()?;
+    Some(Reach {
+        seen,
+        expanded,
+        cseen,
         stats,
     })
 }
