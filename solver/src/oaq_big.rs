@@ -13,7 +13,9 @@
 
 use crate::oaq_big_checkpoint::{self as ckpt, BigState};
 use crate::oaq_index::OaqIndex;
-use crate::oaq_solve::{final_value, gain, Checkpoints, OaqProgress, Stats, UNREACHABLE};
+use crate::oaq_solve::{
+    final_value, gain, huge_pages, Checkpoints, OaqProgress, Stats, UNREACHABLE,
+};
 use rayon::prelude::*;
 use retro_engine::oaq::{Oaq, Position, Side};
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
@@ -133,6 +135,7 @@ impl Ranked {
             b.before = ones;
             ones += b.bits.iter().map(|w| w.count_ones() as u64).sum::<u64>();
         }
+        huge_pages(&blocks);
         Ranked { blocks, ones }
     }
 
@@ -250,6 +253,8 @@ impl Reach {
                 ..Stats::default()
             },
         };
+        huge_pages(&r.seen);
+        huge_pages(&r.cseen);
         mark(&r.seen, canon.idx.start_slot());
         mark(&r.cseen, canon.size() - 1);
         r
@@ -390,6 +395,7 @@ pub fn solve_big(
                 .into_par_iter()
                 .map(|_| AtomicU16::new(pack(NEG_INF, POS_INF)))
                 .collect();
+            huge_pages(&pm);
             BigState {
                 seen,
                 ranked,
@@ -487,7 +493,9 @@ fn sweep_words(
     let mut changed = 0u64;
     let mut list = Vec::with_capacity(10);
     let mut batch: Vec<(u64, Option<i8>)> = Vec::with_capacity(BATCH);
-    let mut kids: Vec<(usize, i16)> = Vec::with_capacity(BATCH * 12);
+    let mut kids: Vec<(u64, i16)> = Vec::with_capacity(BATCH * 12);
+    let mut ids: Vec<usize> = Vec::with_capacity(BATCH * 12);
+    let mut own = [0usize; BATCH];
     let mut ends = [0usize; BATCH];
     let mut read: Vec<u16> = Vec::with_capacity(BATCH * 12);
     let mut w = 0;
@@ -510,10 +518,7 @@ fn sweep_words(
             let end = final_value(g, &pos).map(|v| narrow(v, overflow));
             if end.is_none() {
                 g.moves(&pos, &mut list);
-                kids.extend(
-                    list.iter()
-                        .map(|(_, t)| (ranked.rank(canon.slot(&t.position)) as usize, gain(t))),
-                );
+                kids.extend(list.iter().map(|(_, t)| (canon.slot(&t.position), gain(t))));
             }
             ends[batch.len()] = kids.len();
             batch.push((c, end));
@@ -521,8 +526,14 @@ fn sweep_words(
         if batch.is_empty() {
             break;
         }
+        // The directory and value reads, each run free of dependencies between its reads.
+        ids.clear();
+        ids.extend(kids.iter().map(|&(k, _)| ranked.rank(k) as usize));
+        for (o, &(c, _)) in own.iter_mut().zip(&batch) {
+            *o = ranked.rank(c) as usize;
+        }
         read.clear();
-        read.extend(kids.iter().map(|&(k, _)| pm[k].load(Relaxed)));
+        read.extend(ids.iter().map(|&k| pm[k].load(Relaxed)));
         let mut from = 0;
         for (j, &(c, end)) in batch.iter().enumerate() {
             let (bp, bm) = match end {
@@ -538,7 +549,7 @@ fn sweep_words(
                 }
             };
             from = ends[j];
-            let id = ranked.rank(c) as usize;
+            let id = own[j];
             // Only this task writes this position: P only rises, M only falls.
             let (op, om) = unpack(pm[id].load(Relaxed));
             let (np, nm) = (bp.max(op), bm.min(om));

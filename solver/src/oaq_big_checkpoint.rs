@@ -14,7 +14,7 @@
 
 use crate::oaq_big::{Ranked, Reach};
 use crate::oaq_checkpoint::{Summed, SummedReader};
-use crate::oaq_solve::Stats;
+use crate::oaq_solve::{huge_pages, Stats};
 use crate::table::Checksum;
 use std::fs::{self, File};
 use std::io::{self, BufWriter};
@@ -161,6 +161,8 @@ pub fn load(path: &Path, fingerprint: &str, slots: u64, canonical: u64) -> Optio
     let pm = words(&mut r, pairs, 2, |b| {
         AtomicU16::new(u16::from_le_bytes([b[0], b[1]]))
     })?;
+    huge_pages(&seen);
+    huge_pages(&pm);
     r.check()?;
     (ranked.ones() == pairs).then_some(BigState {
         seen,
@@ -247,6 +249,8 @@ pub fn load_reach(path: &Path, fingerprint: &str, slots: u64, canonical: u64) ->
     let seen = words(&mut r, dwords, 8, |b| AtomicU64::new(u64_of(b)))?;
     let expanded = words(&mut r, dwords, 8, u64_of)?;
     let cseen = words(&mut r, cwords, 8, |b| AtomicU64::new(u64_of(b)))?;
+    huge_pages(&seen);
+    huge_pages(&cseen);
     r.check()?;
     Some(Reach {
         seen,

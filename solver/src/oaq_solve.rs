@@ -379,7 +379,7 @@ fn unpack(w: u32) -> (i16, i16) {
 
 /// Asks the kernel for huge pages under a big array (fewer TLB misses on the random reads of
 /// the sweeps); a hint, ignored where it is not supported.
-fn huge_pages<T>(data: &[T]) {
+pub(crate) fn huge_pages<T>(data: &[T]) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
