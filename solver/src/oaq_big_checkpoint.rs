@@ -9,15 +9,15 @@
 //!
 //! While the reachable positions are still being searched, the same file holds that search
 //! instead: magic `RETROCK3`, the fingerprint and counts as above (sweeps 0), the word counts of
-//! the dense and canonical sets, then the reachable dense words, the expanded dense words, the
+//! the dense and canonical sets and a zero, then the reachable dense words, the expanded dense words, the
 //! reachable canonical words, and the checksum.
 
 use crate::oaq_big::{Ranked, Reach};
-use crate::oaq_checkpoint::{Summed, SummedReader};
+use crate::oaq_checkpoint::{
+    open_checked, put_fingerprint, stats_of, write_atomically, CheckpointWriter, SummedReader,
+};
 use crate::oaq_solve::{huge_pages, Stats};
-use crate::table::Checksum;
-use std::fs::{self, File};
-use std::io::{self, BufWriter};
+use std::io;
 use std::path::Path;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
@@ -56,29 +56,14 @@ pub struct BigParts<'a> {
 
 /// Writes a checkpoint atomically.
 pub fn save(path: &Path, fingerprint: &str, s: &BigParts) -> io::Result<()> {
-    let tmp = path.with_extension("ckpt-tmp");
     let cwords = s.open.len();
     let body = (8 + 4 + fingerprint.len() + HEAD) as u64
         + 8 * (s.seen.len() + 2 * cwords) as u64
         + 2 * s.pm.len() as u64;
-    let result = (|| {
-        let file = File::create(&tmp)?;
-        let mut w = Summed {
-            out: BufWriter::with_capacity(1 << 20, file),
-            sum: Checksum::new(body),
-            buf: Vec::with_capacity(2 << 20),
-        };
+    write_atomically(path, body, |w| {
         w.put(MAGIC)?;
-        w.put(&(fingerprint.len() as u32).to_le_bytes())?;
-        w.put(fingerprint.as_bytes())?;
-        let st = s.stats;
-        for x in [st.slots, st.positions, st.terminal, st.moves] {
-            w.put(&x.to_le_bytes())?;
-        }
-        w.put(&st.sweeps.to_le_bytes())?;
-        for x in [s.seen.len(), cwords, s.pm.len()] {
-            w.put(&(x as u64).to_le_bytes())?;
-        }
+        put_fingerprint(w, fingerprint)?;
+        put_counts(w, s.stats, [s.seen.len(), cwords, s.pm.len()])?;
         for x in s.seen {
             w.put(&x.load(Relaxed).to_le_bytes())?;
         }
@@ -91,15 +76,20 @@ pub fn save(path: &Path, fingerprint: &str, s: &BigParts) -> io::Result<()> {
         for x in s.pm {
             w.put(&x.load(Relaxed).to_le_bytes())?;
         }
-        let out = w.finish()?;
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()
-    })();
-    if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
+        Ok(())
+    })
+}
+
+/// Writes the figures and the given lengths (u64 each).
+fn put_counts(w: &mut CheckpointWriter, st: &Stats, lens: [usize; 3]) -> io::Result<()> {
+    for x in [st.slots, st.positions, st.terminal, st.moves] {
+        w.put(&x.to_le_bytes())?;
     }
-    fs::rename(&tmp, path)
+    w.put(&st.sweeps.to_le_bytes())?;
+    for x in lens {
+        w.put(&(x as u64).to_le_bytes())?;
+    }
+    Ok(())
 }
 
 /// Reads `n` little-endian words of `size` bytes, `1 << 16` at a time.
@@ -120,25 +110,11 @@ fn words<T>(
 /// Reads a checkpoint of this game (`None` when there is none, or it is for other rules or
 /// sizes, or damaged: the solve then starts over).
 pub fn load(path: &Path, fingerprint: &str, slots: u64, canonical: u64) -> Option<BigState> {
-    let file = File::open(path).ok()?;
-    let len = file.metadata().ok()?.len();
-    let mut r = SummedReader::new(file, len)?;
+    let (mut r, len) = open_checked(path, MAGIC, fingerprint)?;
+    let fp_len = fingerprint.len();
     let u64_of = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
-    if r.take(8)? != MAGIC {
-        return None;
-    }
-    let fp_len = u32::from_le_bytes(r.take(4)?.try_into().ok()?) as usize;
-    if fp_len > 4096 || r.take(fp_len)? != fingerprint.as_bytes() {
-        return None;
-    }
     let head = r.take(HEAD)?;
-    let stats = Stats {
-        slots: u64_of(&head[0..8]),
-        positions: u64_of(&head[8..16]),
-        terminal: u64_of(&head[16..24]),
-        moves: u64_of(&head[24..32]),
-        sweeps: u32::from_le_bytes(head[32..36].try_into().ok()?),
-    };
+    let stats = stats_of(&head)?;
     let (dwords, cwords, pairs) = (
         u64_of(&head[36..44]),
         u64_of(&head[44..52]),
@@ -175,27 +151,17 @@ pub fn load(path: &Path, fingerprint: &str, slots: u64, canonical: u64) -> Optio
 
 /// Writes the search of reachable positions atomically.
 pub fn save_reach(path: &Path, fingerprint: &str, r: &Reach) -> io::Result<()> {
-    let tmp = path.with_extension("ckpt-tmp");
-    let body = (8 + 4 + fingerprint.len() + HEAD - 8) as u64
-        + 8 * (2 * r.seen.len() + r.cseen.len()) as u64;
-    let result = (|| {
-        let file = File::create(&tmp)?;
-        let mut w = Summed {
-            out: BufWriter::with_capacity(1 << 20, file),
-            sum: Checksum::new(body),
-            buf: Vec::with_capacity(2 << 20),
-        };
+    let body =
+        (8 + 4 + fingerprint.len() + HEAD) as u64 + 8 * (2 * r.seen.len() + r.cseen.len()) as u64;
+    write_atomically(path, body, |w| {
         w.put(MAGIC_REACH)?;
-        w.put(&(fingerprint.len() as u32).to_le_bytes())?;
-        w.put(fingerprint.as_bytes())?;
-        let st = &r.stats;
-        for x in [st.slots, st.positions, st.terminal, st.moves] {
-            w.put(&x.to_le_bytes())?;
-        }
-        w.put(&0u32.to_le_bytes())?;
-        for x in [r.seen.len(), r.cseen.len()] {
-            w.put(&(x as u64).to_le_bytes())?;
-        }
+        put_fingerprint(w, fingerprint)?;
+        // Sweeps 0; the third length is unused.
+        let st = Stats {
+            sweeps: 0,
+            ..r.stats.clone()
+        };
+        put_counts(w, &st, [r.seen.len(), r.cseen.len(), 0])?;
         for x in &r.seen {
             w.put(&x.load(Relaxed).to_le_bytes())?;
         }
@@ -205,44 +171,23 @@ pub fn save_reach(path: &Path, fingerprint: &str, r: &Reach) -> io::Result<()> {
         for x in &r.cseen {
             w.put(&x.load(Relaxed).to_le_bytes())?;
         }
-        let out = w.finish()?;
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()
-    })();
-    if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
-    }
-    fs::rename(&tmp, path)
+        Ok(())
+    })
 }
 
 /// Reads a search of reachable positions of this game (`None` when there is none, or it is for
 /// other rules or sizes, or damaged).
 pub fn load_reach(path: &Path, fingerprint: &str, slots: u64, canonical: u64) -> Option<Reach> {
-    let file = File::open(path).ok()?;
-    let len = file.metadata().ok()?.len();
-    let mut r = SummedReader::new(file, len)?;
+    let (mut r, len) = open_checked(path, MAGIC_REACH, fingerprint)?;
+    let fp_len = fingerprint.len();
     let u64_of = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
-    if r.take(8)? != MAGIC_REACH {
-        return None;
-    }
-    let fp_len = u32::from_le_bytes(r.take(4)?.try_into().ok()?) as usize;
-    if fp_len > 4096 || r.take(fp_len)? != fingerprint.as_bytes() {
-        return None;
-    }
-    let head = r.take(HEAD - 8)?;
-    let stats = Stats {
-        slots: u64_of(&head[0..8]),
-        positions: u64_of(&head[8..16]),
-        terminal: u64_of(&head[16..24]),
-        moves: u64_of(&head[24..32]),
-        sweeps: 0,
-    };
+    let head = r.take(HEAD)?;
+    let stats = stats_of(&head)?;
     let (dwords, cwords) = (u64_of(&head[36..44]), u64_of(&head[44..52]));
     if stats.slots != slots || dwords != slots.div_ceil(64) || cwords != canonical.div_ceil(64) {
         return None;
     }
-    let expected = (8 + 4 + fp_len + HEAD - 8) as u64 + 8 * (2 * dwords + cwords) + 8;
+    let expected = (8 + 4 + fp_len + HEAD) as u64 + 8 * (2 * dwords + cwords) + 8;
     if expected != len {
         return None;
     }

@@ -30,9 +30,9 @@ pub struct State {
 
 /// A writer that checksums what it writes (in 8-byte multiples but for the last piece).
 pub(crate) struct Summed<W: Write> {
-    pub(crate) out: W,
-    pub(crate) sum: Checksum,
-    pub(crate) buf: Vec<u8>,
+    out: W,
+    sum: Checksum,
+    buf: Vec<u8>,
 }
 
 impl<W: Write> Summed<W> {
@@ -78,17 +78,9 @@ pub struct Parts<'a> {
 
 /// Writes a checkpoint atomically.
 pub fn save(path: &Path, fingerprint: &str, s: &Parts) -> io::Result<()> {
-    let tmp = path.with_extension("ckpt-tmp");
-    let result = (|| {
-        let file = File::create(&tmp)?;
-        let mut w = Summed {
-            out: BufWriter::with_capacity(1 << 20, file),
-            sum: Checksum::new(body_len(fingerprint, s)),
-            buf: Vec::with_capacity(2 << 20),
-        };
+    write_atomically(path, body_len(fingerprint, s), |w| {
         w.put(MAGIC)?;
-        w.put(&(fingerprint.len() as u32).to_le_bytes())?;
-        w.put(fingerprint.as_bytes())?;
+        put_fingerprint(w, fingerprint)?;
         let st = &s.stats;
         for x in [st.slots, st.positions, st.terminal, st.moves] {
             w.put(&x.to_le_bytes())?;
@@ -105,6 +97,29 @@ pub fn save(path: &Path, fingerprint: &str, s: &Parts) -> io::Result<()> {
         for x in s.pm {
             w.put(&x.load(Relaxed).to_le_bytes())?;
         }
+        Ok(())
+    })
+}
+
+/// The writer of a checkpoint file.
+pub(crate) type CheckpointWriter = Summed<BufWriter<File>>;
+
+/// Writes a checkpoint of `body` bytes (checksum excluded) through `fill`: to a temporary
+/// file, checksummed, synced, then renamed over `path`.
+pub(crate) fn write_atomically(
+    path: &Path,
+    body: u64,
+    fill: impl FnOnce(&mut CheckpointWriter) -> io::Result<()>,
+) -> io::Result<()> {
+    let tmp = path.with_extension("ckpt-tmp");
+    let result = (|| {
+        let file = File::create(&tmp)?;
+        let mut w = Summed {
+            out: BufWriter::with_capacity(1 << 20, file),
+            sum: Checksum::new(body),
+            buf: Vec::with_capacity(2 << 20),
+        };
+        fill(&mut w)?;
         let out = w.finish()?;
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()
@@ -116,28 +131,40 @@ pub fn save(path: &Path, fingerprint: &str, s: &Parts) -> io::Result<()> {
     fs::rename(&tmp, path)
 }
 
-/// Reads a checkpoint of this game (`None` when there is none, or it is for other rules, or
-/// damaged: the solve then starts over).
-pub fn load(path: &Path, fingerprint: &str, slots: u64) -> Option<State> {
+/// Writes the fingerprint's length (u32) and bytes.
+pub(crate) fn put_fingerprint(w: &mut CheckpointWriter, fingerprint: &str) -> io::Result<()> {
+    w.put(&(fingerprint.len() as u32).to_le_bytes())?;
+    w.put(fingerprint.as_bytes())
+}
+
+/// Opens a checkpoint and reads its magic and fingerprint: the reader and the file length
+/// (`None` if there is no such file, or its magic or fingerprint differs).
+pub(crate) fn open_checked(
+    path: &Path,
+    magic: &[u8; 8],
+    fingerprint: &str,
+) -> Option<(SummedReader, u64)> {
     let file = File::open(path).ok()?;
     let len = file.metadata().ok()?.len();
     let mut r = SummedReader::new(file, len)?;
-    let u64_of = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
-    if r.take(8)? != MAGIC {
+    if r.take(8)? != magic {
         return None;
     }
     let fp_len = u32::from_le_bytes(r.take(4)?.try_into().ok()?) as usize;
     if fp_len > 4096 || r.take(fp_len)? != fingerprint.as_bytes() {
         return None;
     }
+    Some((r, len))
+}
+
+/// Reads a checkpoint of this game (`None` when there is none, or it is for other rules, or
+/// damaged: the solve then starts over).
+pub fn load(path: &Path, fingerprint: &str, slots: u64) -> Option<State> {
+    let (mut r, len) = open_checked(path, MAGIC, fingerprint)?;
+    let fp_len = fingerprint.len();
+    let u64_of = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
     let head = r.take(8 * 4 + 4 + 8 * 2)?;
-    let stats = Stats {
-        slots: u64_of(&head[0..8]),
-        positions: u64_of(&head[8..16]),
-        terminal: u64_of(&head[16..24]),
-        moves: u64_of(&head[24..32]),
-        sweeps: u32::from_le_bytes(head[32..36].try_into().ok()?),
-    };
+    let stats = stats_of(&head)?;
     let (words, active_len) = (u64_of(&head[36..44]), u64_of(&head[44..52]));
     if stats.slots != slots || words != slots.div_ceil(64) || active_len > slots {
         return None;
@@ -214,4 +241,17 @@ impl SummedReader {
         self.r.read_exact(&mut stored).ok()?;
         (self.all.finish() == u64::from_le_bytes(stored)).then_some(())
     }
+}
+
+/// The figures at the head of a checkpoint (slots, positions, finished games, moves: u64 each;
+/// sweeps: u32).
+pub(crate) fn stats_of(head: &[u8]) -> Option<Stats> {
+    let u64_at = |o: usize| Some(u64::from_le_bytes(head.get(o..o + 8)?.try_into().ok()?));
+    Some(Stats {
+        slots: u64_at(0)?,
+        positions: u64_at(8)?,
+        terminal: u64_at(16)?,
+        moves: u64_at(24)?,
+        sweeps: u32::from_le_bytes(head.get(32..36)?.try_into().ok()?),
+    })
 }
