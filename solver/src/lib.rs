@@ -13,6 +13,7 @@ pub mod oaq_index;
 pub mod oaq_search;
 pub mod oaq_solve;
 pub mod oaq_table;
+pub mod ranked_bits;
 pub mod resources;
 pub mod retro;
 pub mod rules;

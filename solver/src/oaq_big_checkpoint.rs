@@ -12,11 +12,12 @@
 //! the dense and canonical sets and a zero, then the reachable dense words, the expanded dense words, the
 //! reachable canonical words, and the checksum.
 
-use crate::oaq_big::{Ranked, Reach};
+use crate::oaq_big::Reach;
 use crate::oaq_checkpoint::{
     open_checked, put_fingerprint, stats_of, write_atomically, CheckpointWriter, SummedReader,
 };
 use crate::oaq_solve::{huge_pages, Stats};
+use crate::ranked_bits::Ranked;
 use std::io;
 use std::path::Path;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
