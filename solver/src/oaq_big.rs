@@ -243,11 +243,12 @@ fn reach(
                                 bits &= bits - 1;
                                 found += 1;
                                 let pos = idx.unrank(g, d).expect("a reachable slot");
-                                if final_value(g, &pos).is_some() {
+                                // No moves exactly when the game is over.
+                                g.moves(&pos, &mut list);
+                                if list.is_empty() {
                                     terminal += 1;
                                     continue;
                                 }
-                                g.moves(&pos, &mut list);
                                 moves += list.len() as u64;
                                 for (_, t) in &list {
                                     if mark(seen, idx.rank(&t.position)) {
@@ -450,11 +451,14 @@ fn sweep_words(
             let c = (first_word + w) as u64 * 64 + bits.trailing_zeros() as u64;
             bits &= bits - 1;
             let pos = canon.position(g, c);
-            let end = final_value(g, &pos).map(|v| narrow(v, overflow));
-            if end.is_none() {
-                g.moves(&pos, &mut list);
-                kids.extend(list.iter().map(|(_, t)| (canon.slot(&t.position), gain(t))));
-            }
+            // No moves exactly when the game is over (`moves` has checked the end already).
+            g.moves(&pos, &mut list);
+            let end = if list.is_empty() {
+                final_value(g, &pos).map(|v| narrow(v, overflow))
+            } else {
+                None
+            };
+            kids.extend(list.iter().map(|(_, t)| (canon.slot(&t.position), gain(t))));
             ends[batch.len()] = kids.len();
             batch.push((c, end));
         }
