@@ -9,7 +9,7 @@ use retro_solver::db::fingerprint_hash;
 use retro_solver::oaq_big::solve_big;
 use retro_solver::oaq_index::OaqIndex;
 use retro_solver::oaq_solve::{Checkpoints, OaqProgress};
-use retro_solver::oaq_table::{write_with, OaqHeader, OaqTable};
+use retro_solver::oaq_table::{OaqTable, ENCODING_OAQ_COMPACT};
 use retro_solver::resources::{human, peak_memory};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -134,12 +134,8 @@ pub fn solve_cmd(
                 .install(|| solve_big(&g, &spinner, Some(&checkpoints)))
                 .map_err(CliError::other)?;
             spinner.0.set_message("writing the table");
-            let seeds = [g.profile.citizen_seeds, g.profile.mandarin_start()];
-            let fill = |from: u64, out: &mut [i16]| solved.codes(&g, from, out);
-            let header = pool.install(|| {
-                OaqHeader::from_codes(&g.profile.fingerprint(), seeds, solved.stats.slots, &fill)
-            });
-            pool.install(|| write_with(&path, &header, &fill))
+            let header = pool
+                .install(|| solved.write_compact(&g, &path))
                 .map_err(CliError::other)?;
             spinner.0.finish_and_clear();
             let _ = std::fs::remove_file(&checkpoints.path);
@@ -160,6 +156,8 @@ pub fn solve_cmd(
             "reused": reused,
             "positions": header.positions(),
             "slots": header.slots,
+            "format": if header.encoding == ENCODING_OAQ_COMPACT { "compact" } else { "dense" },
+            "stored_values": header.stored(),
             "start_value": start_value,
             "positive": header.positive,
             "zero": header.zero,
@@ -196,8 +194,17 @@ pub fn solve_cmd(
         println!("{canonical} positions solved (a position and its mirror share one value)");
     }
     println!(
-        "values for the side to move: {} positive, {} zero, {} negative; from {} to {}",
-        header.positive, header.zero, header.negative, header.min, header.max
+        "values {}: {} positive, {} zero, {} negative; from {} to {}",
+        if header.encoding == ENCODING_OAQ_COMPACT {
+            "stored (South to move; a position and its mirror share one)"
+        } else {
+            "for the side to move"
+        },
+        header.positive,
+        header.zero,
+        header.negative,
+        header.min,
+        header.max
     );
     println!("start position: {start_value:+} (future net seeds for South, who moves first)");
     println!(

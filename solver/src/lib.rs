@@ -9,6 +9,7 @@ pub mod mill_search;
 pub mod oaq_big;
 pub mod oaq_big_checkpoint;
 pub mod oaq_checkpoint;
+pub mod oaq_compact;
 pub mod oaq_index;
 pub mod oaq_search;
 pub mod oaq_solve;

@@ -12,13 +12,17 @@
 //! the same file, slot for slot, as the dense solver's.
 
 use crate::oaq_big_checkpoint::{self as ckpt, BigState};
+use crate::oaq_compact;
 use crate::oaq_index::OaqIndex;
 use crate::oaq_solve::{
     final_value, gain, huge_pages, Checkpoints, OaqProgress, Stats, UNREACHABLE,
 };
+use crate::oaq_table::OaqHeader;
 use crate::ranked_bits::Ranked;
+use crate::table::TableError;
 use rayon::prelude::*;
 use retro_engine::oaq::{Oaq, Position, Side};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
 
 /// Largest value magnitude this solver stores; beyond it a solve stops.
@@ -48,8 +52,28 @@ pub fn mirror(p: &Position) -> Position {
 pub struct Canon {
     /// The dense index.
     pub idx: OaqIndex,
-    /// Big-piece states per composition (4 under the big-mandarin rule, else 1).
-    per: u64,
+}
+
+/// Number of canonical slots of a dense index (the start's included, last).
+pub fn canonical_size(idx: &OaqIndex) -> u64 {
+    (idx.size() - 1) / 2 + 1
+}
+
+/// The canonical slot of a dense slot holding a South-to-move position.
+fn of_south_dense(idx: &OaqIndex, d: u64) -> u64 {
+    if d == idx.start_slot() {
+        return canonical_size(idx) - 1;
+    }
+    let per = idx.per_composition() / 2;
+    d / (2 * per) * per + d % per
+}
+
+/// The canonical slot of a position (its mirror's when North is to move).
+pub fn canonical_slot(idx: &OaqIndex, p: &Position) -> u64 {
+    match p.side {
+        Side::South => of_south_dense(idx, idx.rank(p)),
+        Side::North => of_south_dense(idx, idx.rank(&mirror(p))),
+    }
 }
 
 impl Canon {
@@ -57,17 +81,12 @@ impl Canon {
     pub fn new(g: &Oaq) -> Canon {
         Canon {
             idx: OaqIndex::new(g),
-            per: if g.profile.big_mandarin.is_some() {
-                4
-            } else {
-                1
-            },
         }
     }
 
     /// Number of canonical slots (the start's included, last).
     pub fn size(&self) -> u64 {
-        (self.idx.size() - 1) / 2 + 1
+        canonical_size(&self.idx)
     }
 
     /// The dense slot of the South-to-move position of canonical slot `c`.
@@ -75,23 +94,13 @@ impl Canon {
         if c == self.size() - 1 {
             return self.idx.start_slot();
         }
-        c / self.per * 2 * self.per + c % self.per
-    }
-
-    /// The canonical slot of a dense slot holding a South-to-move position.
-    fn of_south_dense(&self, d: u64) -> u64 {
-        if d == self.idx.start_slot() {
-            return self.size() - 1;
-        }
-        d / (2 * self.per) * self.per + d % self.per
+        let per = self.idx.per_composition() / 2;
+        c / per * 2 * per + c % per
     }
 
     /// The canonical slot of a position (its mirror's when North is to move).
     pub fn slot(&self, p: &Position) -> u64 {
-        match p.side {
-            Side::South => self.of_south_dense(self.idx.rank(p)),
-            Side::North => self.of_south_dense(self.idx.rank(&mirror(p))),
-        }
+        canonical_slot(&self.idx, p)
     }
 
     /// The South-to-move position of a canonical slot.
@@ -141,6 +150,35 @@ impl Big {
                     *v = self.code(g, first + i as u64);
                 }
             });
+    }
+}
+
+impl Big {
+    /// The values of the reachable canonical positions numbered `from` on (slot order), into
+    /// `out`: the values a compact table stores.
+    pub fn canonical_values(&self, from: u64, out: &mut [i8]) {
+        let (from, n) = (from as usize, out.len());
+        for (v, w) in out.iter_mut().zip(&self.pm[from..from + n]) {
+            // Finite and within ±MAX_FINITE: the solve has stopped otherwise.
+            *v = value_of(w.load(Relaxed)) as i8;
+        }
+    }
+
+    /// Writes the game's compact table (`oaq_compact.rs`) and returns its header.
+    pub fn write_compact(&self, g: &Oaq, path: &Path) -> Result<OaqHeader, TableError> {
+        let seeds = [g.profile.citizen_seeds, g.profile.mandarin_start()];
+        let fill = |from: u64, out: &mut [i8]| self.canonical_values(from, out);
+        let header = oaq_compact::header(
+            &g.profile.fingerprint(),
+            seeds,
+            self.stats.slots,
+            self.stats.positions,
+            self.canon.size(),
+            self.canonical,
+            &fill,
+        );
+        oaq_compact::write(path, &header, &self.ranked, &fill)?;
+        Ok(header)
     }
 }
 
@@ -587,6 +625,33 @@ mod tests {
                 .filter(|(a, b)| a != b)
                 .count();
             assert_eq!(differ, 0, "{setting}: slots whose codes differ");
+            // The compact table answers as the dense one, and for the mirror of a reachable
+            // position too.
+            let path = std::env::temp_dir().join(format!(
+                "retro-compact-{}-{}.rtb",
+                std::process::id(),
+                setting.replace([';', '=', ','], "_")
+            ));
+            let h = big.write_compact(&g, &path).unwrap();
+            assert_eq!(h.positions(), dense.stats.positions, "{setting}");
+            assert_eq!(h.stored(), big.canonical, "{setting}");
+            let t = crate::oaq_table::OaqTable::open(&path).unwrap();
+            std::fs::remove_file(&path).unwrap();
+            let idx = &big.canon.idx;
+            let mut mirrored = 0;
+            for d in 0..idx.size() {
+                let p = idx.unrank(&g, d).unwrap();
+                let code = dense.values[d as usize];
+                let expected = if code != UNREACHABLE {
+                    Some(code)
+                } else {
+                    let m = dense.values[idx.rank(&mirror(&p)) as usize];
+                    mirrored += (m != UNREACHABLE) as u64;
+                    (m != UNREACHABLE && !p.first).then_some(m)
+                };
+                assert_eq!(t.value(&g, idx, &p), expected, "{setting}: slot {d}");
+            }
+            eprintln!("{setting}: {mirrored} unreachable positions answered as their mirror");
         }
     }
 

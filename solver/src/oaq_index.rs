@@ -44,7 +44,9 @@ impl OaqIndex {
         }
     }
 
-    fn per_composition(&self) -> u64 {
+    /// Slots per cell vector: 2 sides times the big-piece states (4 under the big-mandarin
+    /// rule, else 1).
+    pub fn per_composition(&self) -> u64 {
         if self.big {
             8
         } else {

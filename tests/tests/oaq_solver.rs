@@ -3,6 +3,7 @@
 //! search where the search reaches the end of every line, and end to end through the binary.
 
 use retro_engine::oaq::{Oaq, OaqProfile, Position};
+use retro_solver::oaq_big::solve_big;
 use retro_solver::oaq_index::OaqIndex;
 use retro_solver::oaq_search::{search, Limits};
 use retro_solver::oaq_solve::solve;
@@ -142,6 +143,21 @@ fn solver_agrees_with_the_naive_solver_on_every_position() {
         }
         assert_eq!(differ, 0, "{seeds}: {differ} positions differ");
         assert_eq!(solved.start as i32, expected[&strip(&g.start())]);
+        // The compact table of the second solver (what `retro solve oaq` writes) agrees too.
+        let big = solve_big(&g, &(), None).unwrap();
+        let cpath = dir.path().join("compact.rtb");
+        big.write_compact(&g, &cpath).unwrap();
+        let compact = OaqTable::open(&cpath).unwrap();
+        assert_eq!(compact.header.positions(), expected.len() as u64);
+        assert!(compact.header.stored() < expected.len() as u64 * 3 / 4);
+        let differ = expected
+            .iter()
+            .filter(|&(p, v)| compact.value(&g, &idx, p) != Some(*v as i16))
+            .count();
+        assert_eq!(
+            differ, 0,
+            "{seeds}: {differ} positions differ in the compact table"
+        );
         eprintln!(
             "seeds={seeds}: {} positions agree, start {}",
             expected.len(),
@@ -295,27 +311,30 @@ fn solve_analyse_verify_end_to_end() {
     assert!(stderr(&out).contains("other rules"), "{}", stderr(&out));
 }
 
-#[test]
-fn damaged_oaq_tables_are_refused() {
+/// Damages a good Ô Ăn Quan table in many ways (flipped bits, cuts, forged header fields and
+/// values with the checksum recomputed) and checks that each is refused; returns the count.
+/// `values` is where the values start, `width` their size and `forged` a value that changes the
+/// recount (`value -> forged value`).
+fn refuses_damage(
+    good: &[u8],
+    fields: &[usize],
+    values: std::ops::Range<usize>,
+    width: usize,
+    forged: &dyn Fn(&[u8]) -> Vec<u8>,
+) -> usize {
     use retro_solver::table::{checksum, HEADER_SIZE, TRAILER_SIZE};
-    let g = game("1,0");
-    let solved = solve(&g, &()).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("game.rtb");
-    let header = OaqHeader::from_values(&g.profile.fingerprint(), [1, 0], &solved.values);
-    write(&path, &header, &solved.values).unwrap();
-    let good = std::fs::read(&path).unwrap();
-    assert!(OaqTable::open(&path).is_ok());
-    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
     let bad = dir.path().join("bad.rtb");
     let refused = |bytes: &[u8]| {
         std::fs::write(&bad, bytes).unwrap();
         OaqTable::open(&bad).is_err()
     };
+    assert!(!refused(good), "the good table is refused");
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
     let mut faults = 0;
     // Flipped bytes anywhere: the checksum (or the end marker) catches each.
     for _ in 0..300 {
-        let mut b = good.clone();
+        let mut b = good.to_vec();
         for _ in 0..1 + next() % 4 {
             let at = (next() % b.len() as u64) as usize;
             b[at] ^= 1 << (next() % 8);
@@ -337,40 +356,97 @@ fn damaged_oaq_tables_are_refused() {
         assert!(refused(&good[..cut]), "truncated to {cut} bytes");
         faults += 1;
     }
-    let mut longer = good.clone();
-    longer.extend_from_slice(&[0; 2]);
+    let mut longer = good.to_vec();
+    longer.extend_from_slice(&[0; 8]);
     assert!(refused(&longer));
-    // Forged header fields and values with a recomputed checksum: the counts, the length or
-    // the header checks refuse them.
+    // Forged header fields with a recomputed checksum: the counts, the length or the header
+    // checks refuse them.
     let body_end = good.len() - TRAILER_SIZE;
-    for _ in 0..200 {
-        let mut b = good.clone();
-        let field = [8usize, 12, 20, 24, 32, 40, 48, 56, 64, 66, 68][(next() % 11) as usize];
-        let delta = 1 + (next() % 3) as u8;
-        b[field] = b[field].wrapping_add(delta);
+    let resum = |b: &mut Vec<u8>| {
         let sum = checksum(&b[..body_end]);
         b[body_end..body_end + 8].copy_from_slice(&sum.to_le_bytes());
+    };
+    for _ in 0..200 {
+        let mut b = good.to_vec();
+        let field = fields[(next() % fields.len() as u64) as usize];
+        let delta = 1 + (next() % 3) as u8;
+        b[field] = b[field].wrapping_add(delta);
+        resum(&mut b);
         assert!(refused(&b), "forged header field at {field} was accepted");
         faults += 1;
     }
     // A value turned into another with the checksum recomputed: the recount catches a change of
     // sign class or of the extremes; a change within a class cannot be told from a real table,
     // which is what the checksum is for.
-    let values_at = HEADER_SIZE;
-    let mut caught = 0;
     for _ in 0..100 {
-        let mut b = good.clone();
-        let slot = (next() % header.slots) as usize;
-        let o = values_at + 2 * slot;
-        let v = i16::from_le_bytes([b[o], b[o + 1]]);
+        let mut b = good.to_vec();
+        let o =
+            values.start + (next() % ((values.end - values.start) / width) as u64) as usize * width;
+        let w = forged(&b[o..o + width]);
+        b[o..o + width].copy_from_slice(&w);
+        resum(&mut b);
+        assert!(
+            refused(&b),
+            "value at {o}: {:?} -> {w:?} accepted",
+            &good[o..o + width]
+        );
+        faults += 1;
+    }
+    faults
+}
+
+#[test]
+fn damaged_oaq_tables_are_refused() {
+    use retro_solver::oaq_compact;
+    use retro_solver::ranked_bits::{blocks_for, BLOCK_BYTES};
+    use retro_solver::table::{checksum, HEADER_SIZE, TRAILER_SIZE};
+    let g = game("1,0");
+    let solved = solve(&g, &()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.rtb");
+    let header = OaqHeader::from_values(&g.profile.fingerprint(), [1, 0], &solved.values);
+    write(&path, &header, &solved.values).unwrap();
+    let dense = std::fs::read(&path).unwrap();
+    let fields = [8usize, 12, 20, 24, 32, 40, 48, 56, 64, 66, 68];
+    let values = HEADER_SIZE..dense.len() - TRAILER_SIZE;
+    let to_unreachable = |v: &[u8]| {
+        let v = i16::from_le_bytes([v[0], v[1]]);
         let w: i16 = if v == i16::MIN { 0 } else { i16::MIN };
-        b[o..o + 2].copy_from_slice(&w.to_le_bytes());
+        w.to_le_bytes().to_vec()
+    };
+    let mut faults = refuses_damage(&dense, &fields, values, 2, &to_unreachable);
+    // The compact table `retro solve oaq` writes.
+    let big = solve_big(&g, &(), None).unwrap();
+    let cpath = dir.path().join("compact.rtb");
+    let ch = big.write_compact(&g, &cpath).unwrap();
+    let compact = std::fs::read(&cpath).unwrap();
+    let dir_end = HEADER_SIZE + blocks_for(ch.canonical_slots) as usize * BLOCK_BYTES;
+    let values = dir_end..dir_end + ch.stored() as usize;
+    let fields = [8usize, 12, 20, 24, 32, 40, 48, 56, 64, 66, 68, 80];
+    let out_of_range = |v: &[u8]| vec![if v[0] == 0x80 { 0 } else { 0x80 }];
+    faults += refuses_damage(&compact, &fields, values, 1, &out_of_range);
+    // A directory bit or count changed, with the checksum recomputed.
+    let body_end = compact.len() - TRAILER_SIZE;
+    let mut next = xorshift(0x2545_F491_4F6C_DD1D);
+    for _ in 0..100 {
+        let mut b = compact.clone();
+        let at = HEADER_SIZE + (next() % (dir_end - HEADER_SIZE) as u64) as usize;
+        b[at] ^= 1 << (next() % 8);
         let sum = checksum(&b[..body_end]);
         b[body_end..body_end + 8].copy_from_slice(&sum.to_le_bytes());
-        assert!(refused(&b), "slot {slot}: {v} -> {w} accepted");
-        caught += 1;
+        let bad = dir.path().join("bad-dir.rtb");
+        std::fs::write(&bad, &b).unwrap();
+        assert!(
+            OaqTable::open(&bad).is_err(),
+            "directory byte {at} changed and accepted"
+        );
+        faults += 1;
     }
-    eprintln!("{} damaged Ô Ăn Quan tables refused", faults + caught + 1);
+    assert_eq!(
+        oaq_compact::body_len(&ch),
+        Some((body_end - HEADER_SIZE) as u64)
+    );
+    eprintln!("{faults} damaged Ô Ăn Quan tables refused");
 }
 
 #[test]
