@@ -7,9 +7,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use retro_engine::oaq::Oaq;
 use retro_solver::db::fingerprint_hash;
 use retro_solver::oaq_big::solve_big;
+use retro_solver::oaq_compact;
 use retro_solver::oaq_index::OaqIndex;
 use retro_solver::oaq_solve::{Checkpoints, OaqProgress};
-use retro_solver::oaq_table::{OaqTable, ENCODING_OAQ_COMPACT};
+use retro_solver::oaq_table::{OaqTable, ENCODING_OAQ_COMPACT, ENCODING_OAQ_I16};
 use retro_solver::resources::{human, peak_memory};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -47,6 +48,10 @@ impl OaqProgress for Spinner {
             .set_message(format!("value sweep {sweep}: {changed} values moved"));
         self.0.tick();
     }
+}
+
+fn file_len(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
 }
 
 /// Opens the table of a game's rules, checking that it was built for them.
@@ -96,12 +101,23 @@ pub fn solve_cmd(
             None
         }
     };
+    let mut converted = None;
     let (header, start_value, stats, reused) = match kept {
         Some(t) => {
             let start = t.value(&g, &OaqIndex::new(&g), &g.start()).ok_or_else(|| {
                 CliError::other(format!("{}: the start position is missing", path.display()))
             })?;
-            (t.header.clone(), start, None, true)
+            let mut header = t.header.clone();
+            if header.encoding == ENCODING_OAQ_I16 {
+                // A dense table of an earlier version: rewritten compact, atomically.
+                let before = file_len(&path);
+                let pool = crate::output::pool(threads)?;
+                header = pool
+                    .install(|| oaq_compact::from_dense(&g, &t, &path))
+                    .map_err(CliError::other)?;
+                converted = Some((before, file_len(&path)));
+            }
+            (header, start, None, true)
         }
         None => {
             let pool = crate::output::pool(threads)?;
@@ -167,6 +183,10 @@ pub fn solve_cmd(
             "seconds": secs,
             "peak_memory_bytes": peak,
         });
+        if let Some((before, after)) = converted {
+            out["converted_from_dense_bytes"] = json!(before);
+            out["table_bytes"] = json!(after);
+        }
         if let Some((s, canonical)) = &stats {
             out["canonical_positions"] = json!(canonical);
             out["moves"] = json!(s.moves);
@@ -186,6 +206,13 @@ pub fn solve_cmd(
             ""
         }
     );
+    if let Some((before, after)) = converted {
+        println!(
+            "dense table of an earlier version rewritten in the compact format: {} -> {}",
+            human(before),
+            human(after)
+        );
+    }
     if let Some((s, canonical)) = &stats {
         println!(
             "{} moves, {} finished games, {} index slots, {} value sweeps",

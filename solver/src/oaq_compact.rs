@@ -9,10 +9,13 @@
 //! from the start at 72 and the canonical slot count at 80; the counts at 32-56 are of the
 //! stored values (at 56 the canonical slots without one).
 
-use crate::oaq_table::{write_atomic, OaqHeader, ENCODING_OAQ_COMPACT};
+use crate::oaq_big::{mirror, Canon};
+use crate::oaq_solve::UNREACHABLE;
+use crate::oaq_table::{write_atomic, OaqHeader, OaqTable, ENCODING_OAQ_COMPACT, ENCODING_OAQ_I16};
 use crate::ranked_bits::{blocks_for, Ranked, RankedView, BLOCK_BYTES};
 use crate::table::TableError;
 use rayon::prelude::*;
+use retro_engine::oaq::Oaq;
 use std::path::Path;
 
 /// Values computed and written at a time (a multiple of 8).
@@ -158,4 +161,77 @@ pub(crate) fn probe(h: &OaqHeader, body: &[u8], c: u64) -> Option<i16> {
     let k = view.rank_of(c)?;
     let at = dir_len.checked_add(usize::try_from(k).ok()?)?;
     body.get(at).map(|&b| b as i8 as i16)
+}
+
+/// Canonical slots converted by one task of [`from_dense`] (a multiple of 64).
+const CONVERT_SLOTS: u64 = 1 << 16;
+
+/// Writes the compact table of a game from its verified dense table (the file a solve would
+/// write, byte for byte): a canonical slot gets the value of its South-to-move position, or,
+/// when only the mirror is reachable, the mirror's. Returns the header written.
+pub fn from_dense(g: &Oaq, dense: &OaqTable, path: &Path) -> Result<OaqHeader, TableError> {
+    let canon = Canon::new(g);
+    let h = &dense.header;
+    if h.encoding != ENCODING_OAQ_I16 || h.slots != canon.idx.size() {
+        return Err(TableError::Mismatch(
+            path.to_path_buf(),
+            "not a dense table of this game".into(),
+        ));
+    }
+    if h.max > crate::oaq_big::MAX_FINITE as i16 || h.min < -(crate::oaq_big::MAX_FINITE as i16) {
+        return Err(TableError::Mismatch(
+            path.to_path_buf(),
+            format!(
+                "values from {} to {} do not fit the compact format (one byte each)",
+                h.min, h.max
+            ),
+        ));
+    }
+    let size = canon.size();
+    let parts: Vec<(Vec<u64>, Vec<i8>)> = (0..size.div_ceil(CONVERT_SLOTS))
+        .into_par_iter()
+        .map(|k| {
+            let (lo, hi) = (k * CONVERT_SLOTS, ((k + 1) * CONVERT_SLOTS).min(size));
+            let mut words = vec![0u64; (hi - lo).div_ceil(64) as usize];
+            let mut values = Vec::new();
+            for c in lo..hi {
+                let d = canon.south_dense(c);
+                let mut code = dense.code(d).unwrap_or(UNREACHABLE);
+                if code == UNREACHABLE && c != size - 1 {
+                    let p = canon.idx.unrank(g, d).expect("a canonical slot");
+                    code = dense
+                        .code(canon.idx.rank(&mirror(&p)))
+                        .unwrap_or(UNREACHABLE);
+                }
+                if code != UNREACHABLE {
+                    let o = c - lo;
+                    words[(o / 64) as usize] |= 1 << (o % 64);
+                    values.push(code as i8);
+                }
+            }
+            (words, values)
+        })
+        .collect();
+    let mut words = Vec::with_capacity(size.div_ceil(64) as usize);
+    let mut values = Vec::new();
+    for (w, v) in parts {
+        words.extend(w);
+        values.extend(v);
+    }
+    let set = Ranked::build(&words);
+    drop(words);
+    let fill = |from: u64, out: &mut [i8]| {
+        out.copy_from_slice(&values[from as usize..from as usize + out.len()]);
+    };
+    let header = header(
+        &h.fingerprint,
+        h.seeds,
+        h.slots,
+        h.reachable,
+        size,
+        values.len() as u64,
+        &fill,
+    );
+    write(path, &header, &set, &fill)?;
+    Ok(header)
 }

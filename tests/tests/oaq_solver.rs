@@ -529,3 +529,62 @@ fn a_killed_solve_resumes_from_its_checkpoint() {
         std::fs::read(fresh.path().join(name).join("game.rtb")).unwrap()
     );
 }
+
+#[test]
+fn a_dense_table_of_an_earlier_version_is_rewritten_compact() {
+    for seeds in ["1,0", "1,1"] {
+        let g = game(seeds);
+        let solved = solve(&g, &()).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let folder = format!(
+            "oaq-{:016x}",
+            retro_solver::db::fingerprint_hash(&g.profile.fingerprint())
+        );
+        let path = dir.path().join(&folder).join("game.rtb");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let seeds_at_start = [g.profile.citizen_seeds, g.profile.mandarin_start()];
+        let header =
+            OaqHeader::from_values(&g.profile.fingerprint(), seeds_at_start, &solved.values);
+        write(&path, &header, &solved.values).unwrap();
+        let dense_len = std::fs::metadata(&path).unwrap().len();
+        let rules = format!("seeds={seeds}");
+        let solve_json = |d: &std::path::Path| {
+            let out = retro(
+                &[
+                    "solve",
+                    "oaq",
+                    "--rule",
+                    &rules,
+                    "--dir",
+                    d.to_str().unwrap(),
+                    "--json",
+                    "-q",
+                ],
+                None,
+            );
+            assert!(out.status.success(), "{}", stderr(&out));
+            serde_json::from_str::<serde_json::Value>(stdout(&out).trim()).unwrap()
+        };
+        let v = solve_json(dir.path());
+        assert_eq!(v["reused"], true);
+        assert_eq!(v["format"], "compact");
+        assert_eq!(v["converted_from_dense_bytes"], dense_len);
+        assert_eq!(v["start_value"], solved.start);
+        assert_eq!(v["positions"], solved.stats.positions);
+        // The same file a solve writes, byte for byte.
+        let fresh = tempfile::tempdir().unwrap();
+        let w = solve_json(fresh.path());
+        assert_eq!(w["reused"], false);
+        let converted = std::fs::read(&path).unwrap();
+        let solved_file = std::fs::read(fresh.path().join(&folder).join("game.rtb")).unwrap();
+        assert!(
+            converted == solved_file,
+            "{seeds}: converted table differs from a solved one"
+        );
+        assert!((converted.len() as u64) < dense_len / 4, "{seeds}");
+        // Kept as it is the next time.
+        let again = solve_json(dir.path());
+        assert_eq!(again["reused"], true);
+        assert!(again.get("converted_from_dense_bytes").is_none());
+    }
+}
