@@ -313,17 +313,16 @@ impl OaqTable {
         }
         let stored = u64::from_le_bytes(map[body_end..body_end + 8].try_into().expect("8 bytes"));
         let _ = map.advise(Advice::Sequential);
-        let mut sum = Checksum::new(body_end as u64);
-        for chunk in map[..body_end].chunks(1 << 20) {
-            sum.update(chunk);
-        }
-        if sum.finish() != stored {
-            return Err(corrupt("checksum mismatch".into()));
-        }
-        let recount = match header.encoding {
-            ENCODING_OAQ_COMPACT => {
-                oaq_compact::recount(&header, &map[HEADER_SIZE..body_end]).map_err(corrupt)?
+        // The checksum (one serial chain) and the recount run side by side.
+        let checksum = || {
+            let mut sum = Checksum::new(body_end as u64);
+            for chunk in map[..body_end].chunks(1 << 20) {
+                sum.update(chunk);
             }
+            sum.finish()
+        };
+        let recount = || match header.encoding {
+            ENCODING_OAQ_COMPACT => oaq_compact::recount(&header, &map[HEADER_SIZE..body_end]),
             _ => {
                 let mut h = OaqHeader::empty(&header.fingerprint, header.seeds, header.encoding);
                 h.slots = header.slots;
@@ -333,9 +332,14 @@ impl OaqTable {
                         .map(|c| i16::from_le_bytes([c[0], c[1]])),
                 );
                 h.reachable = h.stored();
-                h
+                Ok(h)
             }
         };
+        let (sum, recount) = rayon::join(checksum, recount);
+        if sum != stored {
+            return Err(corrupt("checksum mismatch".into()));
+        }
+        let recount = recount.map_err(corrupt)?;
         if recount != header {
             return Err(corrupt(
                 "header counts do not match the stored values".into(),
