@@ -8,8 +8,9 @@
 //! `ones before s`. And `P` and `M` take one byte each (a solve stops with an error if a value
 //! passes ±120). The open positions are a bit set too, so no list of billions of slots is kept.
 //!
-//! Reachability is still found per dense slot (`oaq_index.rs`): the table written at the end is
-//! the same file, slot for slot, as the dense solver's.
+//! Reachability is still found per dense slot (`oaq_index.rs`), so [`Big::code`] gives the dense
+//! solver's code for every dense slot (the tests compare them); the table written at the end is
+//! the compact one (`oaq_compact.rs`): the solver's own bit set, directory and one byte a value.
 
 use crate::oaq_big_checkpoint::{self as ckpt, BigState};
 use crate::oaq_compact;

@@ -38,9 +38,8 @@ pub fn header(
     stored: u64,
     fill: &(dyn Fn(u64, &mut [i8]) + Sync),
 ) -> OaqHeader {
-    let mut h = OaqHeader::empty(fingerprint, seeds, ENCODING_OAQ_COMPACT);
     let chunks = stored.div_ceil(CHUNK);
-    let counts = (0..chunks)
+    let mut h = (0..chunks)
         .into_par_iter()
         .map(|k| {
             let from = k * CHUNK;
@@ -55,11 +54,10 @@ pub fn header(
             || OaqHeader::empty(fingerprint, seeds, ENCODING_OAQ_COMPACT),
             OaqHeader::merge,
         );
-    h = h.merge(counts);
     h.slots = slots;
     h.reachable = reachable;
     h.canonical_slots = canonical_slots;
-    h.unreachable = canonical_slots - stored;
+    h.unreachable = canonical_slots.saturating_sub(stored);
     h
 }
 
@@ -144,7 +142,7 @@ pub(crate) fn recount(h: &OaqHeader, body: &[u8]) -> Result<OaqHeader, String> {
             h.canonical_slots, h.slots
         ));
     }
-    if h.reachable < h.stored() || h.reachable / 2 > h.stored() {
+    if h.reachable < h.stored() || h.reachable > h.stored().saturating_mul(2) {
         return Err(format!(
             "{} reachable positions cannot have {} stored values",
             h.reachable,
@@ -165,15 +163,15 @@ pub(crate) fn recount(h: &OaqHeader, body: &[u8]) -> Result<OaqHeader, String> {
     if padding.iter().any(|&b| b != 0) {
         return Err("padding after the values is not zero".into());
     }
-    let mut out = OaqHeader::empty(&h.fingerprint, h.seeds, h.encoding);
-    out = values
+    let empty = || OaqHeader::empty(&h.fingerprint, h.seeds, h.encoding);
+    let mut out = values
         .par_chunks(CHUNK as usize)
         .map(|c| {
-            let mut part = OaqHeader::empty(&h.fingerprint, h.seeds, h.encoding);
+            let mut part = empty();
             tally_bytes(&mut part, c);
             part
         })
-        .reduce(|| out.clone(), OaqHeader::merge);
+        .reduce(empty, OaqHeader::merge);
     out.slots = h.slots;
     out.reachable = h.reachable;
     out.canonical_slots = h.canonical_slots;
