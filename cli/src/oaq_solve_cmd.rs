@@ -14,6 +14,7 @@ use retro_solver::oaq_table::{OaqTable, ENCODING_OAQ_COMPACT, ENCODING_OAQ_I16};
 use retro_solver::resources::{human, peak_memory};
 use serde_json::json;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Where the table of a game's rules lives under `dir`.
@@ -23,7 +24,8 @@ pub fn table_path(g: &Oaq, dir: &Path) -> PathBuf {
         .join("game.rtb")
 }
 
-struct Spinner(ProgressBar);
+/// The progress shown, and the last sweep percent shown (`sweep * 1000 + percent`).
+struct Spinner(ProgressBar, AtomicU64);
 
 impl OaqProgress for Spinner {
     fn reached(&self, positions: u64) {
@@ -47,6 +49,22 @@ impl OaqProgress for Spinner {
         self.0
             .set_message(format!("value sweep {sweep}: {changed} values moved"));
         self.0.tick();
+    }
+    fn sweeping(&self, sweep: u32, done: u64, total: u64) {
+        let now = done * 100 / total.max(1);
+        // Each whole percent once (this is called a few hundred times a second, from threads).
+        let key = sweep as u64 * 1000 + now;
+        if self.1.fetch_max(key, Ordering::Relaxed) >= key {
+            return;
+        }
+        if std::env::var_os("RETRO_TIMING").is_some() && now % 10 == 0 {
+            eprintln!(
+                "sweep {sweep}: {now}% ({:.2} s)",
+                self.0.elapsed().as_secs_f64()
+            );
+        }
+        self.0
+            .set_message(format!("value sweep {sweep}: {now}% of the slots"));
     }
 }
 
@@ -130,7 +148,7 @@ pub fn solve_cmd(
                 ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
                     .expect("template"),
             );
-            let spinner = Spinner(bar);
+            let spinner = Spinner(bar, AtomicU64::new(0));
             // A killed solve resumes from its last checkpoint (saved after the search of
             // reachable positions, then every 10 minutes or RETRO_CHECKPOINT_SECS).
             let every = std::env::var("RETRO_CHECKPOINT_SECS")

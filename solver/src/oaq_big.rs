@@ -410,11 +410,13 @@ pub fn solve_big(
                 crate::oaq_solve::MAX_SWEEPS
             ));
         }
+        let (done, total) = (AtomicU64::new(0), open.len() as u64);
         let changed: u64 = open
             .par_chunks_mut(WORDS_PER_TASK)
             .enumerate()
             .map(|(k, words)| {
-                sweep_words(
+                let n = words.len() as u64;
+                let moved = sweep_words(
                     g,
                     &canon,
                     &ranked,
@@ -422,7 +424,9 @@ pub fn solve_big(
                     k * WORDS_PER_TASK,
                     words,
                     &overflow,
-                )
+                );
+                progress.sweeping(stats.sweeps, done.fetch_add(n, Relaxed) + n, total);
+                moved
             })
             .sum();
         progress.sweep(stats.sweeps, changed);

@@ -52,6 +52,8 @@ pub trait OaqProgress: Sync {
     fn reached(&self, _positions: u64) {}
     /// A value sweep finished; `changed` positions moved.
     fn sweep(&self, _sweep: u32, _changed: u64) {}
+    /// Part of a value sweep is done: `done` of `total` pieces (called from worker threads).
+    fn sweeping(&self, _sweep: u32, _done: u64, _total: u64) {}
 }
 
 impl OaqProgress for () {}
