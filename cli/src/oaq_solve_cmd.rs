@@ -57,7 +57,7 @@ impl OaqProgress for Spinner {
         if self.1.fetch_max(key, Ordering::Relaxed) >= key {
             return;
         }
-        if std::env::var_os("RETRO_TIMING").is_some() && now % 10 == 0 {
+        if std::env::var_os("RETRO_TIMING").is_some() && now.is_multiple_of(10) {
             eprintln!(
                 "sweep {sweep}: {now}% ({:.2} s)",
                 self.0.elapsed().as_secs_f64()
