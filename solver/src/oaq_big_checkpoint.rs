@@ -22,6 +22,9 @@ use std::io;
 use std::path::Path;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
+// A change of either layout takes a new magic: a checkpoint in another layout must read as
+// "none" (the solve starts that phase over), never as garbage. (The reach layout once gained
+// its third length without one; a run begun before that needed a one-off bridge.)
 const MAGIC: &[u8; 8] = b"RETROCK2";
 const MAGIC_REACH: &[u8; 8] = b"RETROCK3";
 /// Bytes of the fixed fields after the fingerprint.
