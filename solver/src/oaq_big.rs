@@ -16,7 +16,7 @@ use crate::oaq_big_checkpoint::{self as ckpt, BigState};
 use crate::oaq_compact;
 use crate::oaq_index::OaqIndex;
 use crate::oaq_solve::{
-    final_value, gain, huge_pages, Checkpoints, OaqProgress, Stats, UNREACHABLE,
+    final_value, gain, huge_vec, Checkpoints, OaqProgress, Stats, UNREACHABLE,
 };
 use crate::oaq_table::OaqHeader;
 use crate::ranked_bits::Ranked;
@@ -213,10 +213,7 @@ impl Reach {
     fn new(canon: &Canon) -> Reach {
         let n = canon.idx.size();
         let zeros = |k: u64| -> Vec<AtomicU64> {
-            (0..k.div_ceil(64))
-                .into_par_iter()
-                .map(|_| AtomicU64::new(0))
-                .collect()
+            huge_vec(k.div_ceil(64) as usize, |_| AtomicU64::new(0))
         };
         let r = Reach {
             seen: zeros(n),
@@ -227,8 +224,6 @@ impl Reach {
                 ..Stats::default()
             },
         };
-        huge_pages(&r.seen);
-        huge_pages(&r.cseen);
         mark(&r.seen, canon.idx.start_slot());
         mark(&r.cseen, canon.size() - 1);
         r
@@ -366,11 +361,9 @@ pub fn solve_big(
             drop(expanded);
             let cwords: Vec<u64> = cseen.into_iter().map(AtomicU64::into_inner).collect();
             let ranked = Ranked::build(&cwords);
-            let pm: Vec<AtomicU16> = (0..ranked.ones())
-                .into_par_iter()
-                .map(|_| AtomicU16::new(pack(NEG_INF, POS_INF)))
-                .collect();
-            huge_pages(&pm);
+            let pm: Vec<AtomicU16> = huge_vec(ranked.ones() as usize, |_| {
+                AtomicU16::new(pack(NEG_INF, POS_INF))
+            });
             BigState {
                 seen,
                 ranked,

@@ -16,7 +16,7 @@ use crate::oaq_big::Reach;
 use crate::oaq_checkpoint::{
     open_checked, put_fingerprint, stats_of, write_atomically, CheckpointWriter, SummedReader,
 };
-use crate::oaq_solve::{huge_pages, Stats};
+use crate::oaq_solve::{huge_capacity, Stats};
 use crate::ranked_bits::Ranked;
 use std::io;
 use std::path::Path;
@@ -103,7 +103,8 @@ fn words<T>(
     size: usize,
     each: impl Fn(&[u8]) -> T,
 ) -> Option<Vec<T>> {
-    let mut out = Vec::with_capacity(n as usize);
+    // Big arrays are read into huge pages (asked for before the first touch).
+    let mut out = huge_capacity(n as usize);
     for at in (0..n).step_by(1 << 16) {
         let k = (n - at).min(1 << 16) as usize;
         out.extend(r.take(size * k)?.chunks_exact(size).map(&each));
@@ -141,8 +142,6 @@ pub fn load(path: &Path, fingerprint: &str, slots: u64, canonical: u64) -> Optio
     let pm = words(&mut r, pairs, 2, |b| {
         AtomicU16::new(u16::from_le_bytes([b[0], b[1]]))
     })?;
-    huge_pages(&seen);
-    huge_pages(&pm);
     r.check()?;
     (ranked.ones() == pairs).then_some(BigState {
         seen,
@@ -198,8 +197,6 @@ pub fn load_reach(path: &Path, fingerprint: &str, slots: u64, canonical: u64) ->
     let seen = words(&mut r, dwords, 8, |b| AtomicU64::new(u64_of(b)))?;
     let expanded = words(&mut r, dwords, 8, u64_of)?;
     let cseen = words(&mut r, cwords, 8, |b| AtomicU64::new(u64_of(b)))?;
-    huge_pages(&seen);
-    huge_pages(&cseen);
     r.check()?;
     Some(Reach {
         seen,

@@ -2,8 +2,7 @@
 //! come before it, in one cache line. Each 64-byte block holds the count of ones before it and
 //! 448 bits.
 
-use crate::oaq_solve::huge_pages;
-use rayon::prelude::*;
+use crate::oaq_solve::huge_vec;
 
 /// A block of the ranked bit set: the ones before it and 448 bits (one cache line).
 #[derive(Clone, Copy, Default)]
@@ -26,20 +25,17 @@ pub struct Ranked {
 impl Ranked {
     /// Builds the directory over plain 64-bit words.
     pub fn build(words: &[u64]) -> Ranked {
-        let mut blocks: Vec<Block> = words
-            .par_chunks(7)
-            .map(|w| {
-                let mut b = Block::default();
-                b.bits[..w.len()].copy_from_slice(w);
-                b
-            })
-            .collect();
+        let mut blocks: Vec<Block> = huge_vec(words.len().div_ceil(7), |i| {
+            let w = &words[7 * i..(7 * i + 7).min(words.len())];
+            let mut b = Block::default();
+            b.bits[..w.len()].copy_from_slice(w);
+            b
+        });
         let mut ones = 0u64;
         for b in &mut blocks {
             b.before = ones;
             ones += b.bits.iter().map(|w| w.count_ones() as u64).sum::<u64>();
         }
-        huge_pages(&blocks);
         Ranked { blocks, ones }
     }
 
