@@ -15,9 +15,7 @@
 use crate::oaq_big_checkpoint::{self as ckpt, BigState};
 use crate::oaq_compact;
 use crate::oaq_index::OaqIndex;
-use crate::oaq_solve::{
-    final_value, gain, huge_vec, Checkpoints, OaqProgress, Stats, UNREACHABLE,
-};
+use crate::oaq_solve::{final_value, gain, huge_vec, Checkpoints, OaqProgress, Stats, UNREACHABLE};
 use crate::oaq_table::OaqHeader;
 use crate::ranked_bits::Ranked;
 use crate::table::TableError;
@@ -212,9 +210,8 @@ impl Reach {
     /// Only the start reached.
     fn new(canon: &Canon) -> Reach {
         let n = canon.idx.size();
-        let zeros = |k: u64| -> Vec<AtomicU64> {
-            huge_vec(k.div_ceil(64) as usize, |_| AtomicU64::new(0))
-        };
+        let zeros =
+            |k: u64| -> Vec<AtomicU64> { huge_vec(k.div_ceil(64) as usize, |_| AtomicU64::new(0)) };
         let r = Reach {
             seen: zeros(n),
             expanded: vec![0; n.div_ceil(64) as usize],
