@@ -187,11 +187,8 @@ pub fn solve_with(
         None => {
             // P and M per slot, side by side (one memory access reads both); finished games
             // hold their final value in both.
-            let pm: Vec<AtomicU32> = (0..n)
-                .into_par_iter()
-                .map(|_| AtomicU32::new(pack(NEG_INF, POS_INF)))
-                .collect();
-            huge_pages(&pm);
+            let pm: Vec<AtomicU32> =
+                huge_vec(n as usize, |_| AtomicU32::new(pack(NEG_INF, POS_INF)));
             let Reached {
                 seen,
                 mut active,
@@ -379,15 +376,10 @@ fn unpack(w: u32) -> (i16, i16) {
     ((w >> 16) as u16 as i16, w as u16 as i16)
 }
 
-/// Asks the kernel for huge pages under a big array (fewer TLB misses on the random reads of
-/// the sweeps); a hint, ignored where it is not supported. Pages touched before the call stay
-/// small until the kernel's background merging gets to them: [`huge_vec`] asks first.
-pub(crate) fn huge_pages<T>(data: &[T]) {
-    advise_huge(data.as_ptr() as usize, std::mem::size_of_val(data));
-}
-
-/// A vector of `n` items made by `f` in parallel, its memory asked for huge pages before it is
-/// first touched (so it is backed by them from the start).
+/// A vector of `n` items made by `f` in parallel, its memory asked for huge pages (fewer TLB
+/// misses on the random reads of the sweeps; a hint, ignored where not supported) before it is
+/// first touched: pages touched before the request stay small until the kernel's background
+/// merging gets to them.
 pub(crate) fn huge_vec<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
     let mut v = huge_capacity(n);
     v.par_extend((0..n).into_par_iter().map(f));
