@@ -183,34 +183,19 @@ impl OaqHeader {
     }
 }
 
-/// Slots computed and written at a time by [`write_with`].
-const WRITE_CHUNK: u64 = 1 << 20;
-
-/// Writes a table atomically (temporary file, fsync, rename).
+/// Writes a dense table atomically (temporary file, fsync, rename), `values` one per slot.
 pub fn write(path: &Path, header: &OaqHeader, values: &[i16]) -> Result<(), TableError> {
-    write_with(path, header, &|from, out| {
-        out.copy_from_slice(&values[from as usize..from as usize + out.len()])
-    })
-}
-
-/// Writes a dense table atomically, its codes computed a chunk at a time by `fill(from, out)`
-/// : a table bigger than memory can be written.
-pub fn write_with(
-    path: &Path,
-    header: &OaqHeader,
-    fill: &(dyn Fn(u64, &mut [i16]) + Sync),
-) -> Result<(), TableError> {
-    let slots = header.slots;
-    write_atomic(path, header, 2 * slots, |w| {
-        let mut codes = vec![0i16; WRITE_CHUNK as usize];
-        let mut buf = Vec::with_capacity(2 * WRITE_CHUNK as usize);
-        for from in (0..slots).step_by(WRITE_CHUNK as usize) {
-            let out = &mut codes[..(slots - from).min(WRITE_CHUNK) as usize];
-            fill(from, out);
+    if values.len() as u64 != header.slots {
+        return Err(TableError::Corrupt(
+            path.to_path_buf(),
+            "the header does not describe these values".into(),
+        ));
+    }
+    write_atomic(path, header, 2 * header.slots, |w| {
+        let mut buf = Vec::with_capacity(2 << 20);
+        for chunk in values.chunks(1 << 20) {
             buf.clear();
-            for v in out.iter() {
-                buf.extend_from_slice(&v.to_le_bytes());
-            }
+            buf.extend(chunk.iter().flat_map(|v| v.to_le_bytes()));
             w.put(&buf)?;
         }
         Ok(())
