@@ -5,13 +5,13 @@ use crate::mill_cmd::{game, position};
 use crate::RuleArgs;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use retro_engine::mill::{Mill, Position};
-use retro_solver::db::{Db, ProbeError};
-use retro_solver::oaq_table::{is_oaq_table, OaqTable};
+use retro_solver::db::{fingerprint_hash, Db, ProbeError};
+use retro_solver::oaq_table::{is_oaq_table, OaqTable, GAME_OAQ};
 use retro_solver::retro::Progress;
 use retro_solver::rules::SectorRules;
 use retro_solver::sector::{moving_phase, start_sector, SectorKey};
 use retro_solver::solve::{solve, SectorReport, SolveObserver};
-use retro_solver::table::Table;
+use retro_solver::table::{Table, GAME_DARA, GAME_MILL};
 use retro_solver::value::Value;
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
@@ -99,6 +99,109 @@ pub struct SolveOpts {
 
 use retro_solver::solve::SOLVE_BYTES_PER_SLOT;
 
+/// What solving a set of target sectors takes: the `--dry-run` figures.
+pub struct PlanFigures {
+    /// Sectors to solve (targets and everything they depend on).
+    pub sectors: usize,
+    /// Units (a sector and its colour-swapped twin solved together).
+    pub units: usize,
+    /// Tables already on disk.
+    pub existing: usize,
+    /// Slots in all.
+    pub slots: u64,
+    /// Slots of sectors with stones in hand.
+    pub placing: u64,
+    /// Slots of the largest unit.
+    pub largest: u64,
+    /// Per sector: its key, slots and whether its table exists.
+    pub rows: Vec<(SectorKey, u64, bool)>,
+}
+
+/// Solver speed measured on the project's 2-core machine over the whole nine-mens-morris game
+/// (README, "Results"): used only to say roughly how long a solve takes.
+const MEASURED_SLOTS_PER_SECOND: f64 = 4.2e6;
+
+impl PlanFigures {
+    /// The plan for `targets` under `db`'s rules.
+    pub fn new<R: SectorRules>(db: &Db<R>, targets: &[SectorKey]) -> PlanFigures {
+        let units = retro_solver::sector::plan(&db.rules, targets);
+        let size = |k: &SectorKey| {
+            retro_solver::index::BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize)
+                .size()
+        };
+        let mut f = PlanFigures {
+            sectors: 0,
+            units: units.len(),
+            existing: 0,
+            slots: 0,
+            placing: 0,
+            largest: 0,
+            rows: Vec::new(),
+        };
+        for u in &units {
+            let mut unit = 0;
+            for k in u {
+                let s = size(k);
+                unit += s;
+                if k.wf > 0 || k.bf > 0 {
+                    f.placing += s;
+                }
+                let done = db.path(*k).exists();
+                f.existing += done as usize;
+                f.sectors += 1;
+                f.rows.push((*k, s, done));
+            }
+            f.slots += unit;
+            f.largest = f.largest.max(unit);
+        }
+        f
+    }
+
+    /// Bytes of tables on disk (2 a slot).
+    pub fn disk_bytes(&self) -> u64 {
+        self.slots * 2
+    }
+
+    /// Bytes of memory while the largest unit is solved.
+    pub fn peak_bytes(&self) -> u64 {
+        self.largest * SOLVE_BYTES_PER_SLOT
+    }
+
+    /// One line: sectors, slots, disk, memory and a rough time.
+    pub fn summary(&self) -> String {
+        let secs = self.slots as f64 / MEASURED_SLOTS_PER_SECOND;
+        let time = if secs < 90.0 {
+            format!("{secs:.0} s")
+        } else if secs < 5400.0 {
+            format!("{:.0} minutes", secs / 60.0)
+        } else {
+            format!("{:.1} hours", secs / 3600.0)
+        };
+        format!(
+            "{} sector{}, {} slots, about {} of tables and {} of memory at the peak, roughly \
+             {time} on 2 cores",
+            self.sectors,
+            if self.sectors == 1 { "" } else { "s" },
+            self.slots,
+            bytes_text(self.disk_bytes()),
+            bytes_text(self.peak_bytes())
+        )
+    }
+}
+
+/// A byte count for people, in binary units: `51.9 GiB`, `3.1 MiB`.
+fn bytes_text(b: u64) -> String {
+    let b = b as f64;
+    let (gib, mib) = ((1u64 << 30) as f64, (1u64 << 20) as f64);
+    if b >= gib {
+        format!("{:.1} GiB", b / gib)
+    } else if b >= mib {
+        format!("{:.1} MiB", b / mib)
+    } else {
+        format!("{:.0} KiB", (b / 1024.0).ceil())
+    }
+}
+
 fn dry_run<R: SectorRules>(
     db: &Db<R>,
     targets: &[SectorKey],
@@ -107,51 +210,34 @@ fn dry_run<R: SectorRules>(
     if let Some(why) = db.rules.unsupported() {
         return Err(CliError::input(format!("cannot solve these rules: {why}")));
     }
-    let units = retro_solver::sector::plan(&db.rules, targets);
-    let size = |k: &SectorKey| {
-        retro_solver::index::BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize).size()
-    };
-    let mut total = 0u64;
-    let mut largest = 0u64;
-    let mut placing = 0u64;
-    let mut existing = 0usize;
-    let mut rows = Vec::new();
-    for u in &units {
-        let slots: u64 = u.iter().map(size).sum();
-        total += slots;
-        largest = largest.max(slots);
-        for k in u {
-            let s = size(k);
-            if k.wf > 0 || k.bf > 0 {
-                placing += s;
-            }
-            let done = db.path(*k).exists();
-            existing += done as usize;
-            rows.push(json!({"sector": k.to_string(), "slots": s, "table_exists": done}));
-        }
-    }
-    let sectors: usize = units.iter().map(|u| u.len()).sum();
+    let f = PlanFigures::new(db, targets);
     if as_json {
+        let rows: Vec<Json> = f
+            .rows
+            .iter()
+            .map(|(k, s, done)| json!({"sector": k.to_string(), "slots": s, "table_exists": done}))
+            .collect();
         println!(
             "{}",
-            json!({"sectors": rows, "units": units.len(), "slots": total, "placing_slots": placing,
-                   "largest_unit_slots": largest, "peak_bytes": largest * SOLVE_BYTES_PER_SLOT,
-                   "disk_bytes": total * 2})
+            json!({"sectors": rows, "units": f.units, "slots": f.slots, "placing_slots": f.placing,
+                   "largest_unit_slots": f.largest, "peak_bytes": f.peak_bytes(),
+                   "disk_bytes": f.disk_bytes()})
         );
         return Ok(());
     }
     println!(
-        "{sectors} sectors in {} units ({existing} tables already present)",
-        units.len()
+        "{} sectors in {} units ({} tables already present)",
+        f.sectors, f.units, f.existing
     );
-    println!("slots: {total} ({placing} with stones in hand)");
+    println!("slots: {} ({} with stones in hand)", f.slots, f.placing);
     println!(
-        "largest unit: {largest} slots, about {:.1} GiB while solving",
-        (largest * SOLVE_BYTES_PER_SLOT) as f64 / (1u64 << 30) as f64
+        "largest unit: {} slots, about {:.1} GiB while solving",
+        f.largest,
+        f.peak_bytes() as f64 / (1u64 << 30) as f64
     );
     println!(
         "tables: about {:.1} GiB on disk",
-        (total * 2) as f64 / (1u64 << 30) as f64
+        f.disk_bytes() as f64 / (1u64 << 30) as f64
     );
     Ok(())
 }
@@ -277,18 +363,39 @@ pub fn run_solve<R: SectorRules>(
     Ok(())
 }
 
-/// A probe error as a CLI error; a missing table names the solve command that builds it.
+/// A probe error as a CLI error; a missing table names the solve command that builds it, what
+/// that costs (the `--dry-run` figures), and the cheap alternatives when it is a big solve.
 pub fn probe_err(db: &Db, variant: &str, dir: &Path, e: ProbeError) -> CliError {
     match e {
-        ProbeError::Missing { sector, .. } => CliError::other(format!(
-            "no table for sector {sector} of {variant} in {}; build it with: retro solve mill --variant {variant} --dir {} --sector {},{},{},{}",
-            db.folder.display(),
-            dir.display(),
-            sector.w,
-            sector.b,
-            sector.wf,
-            sector.bf
-        )),
+        ProbeError::Missing { sector, .. } => {
+            let plan = PlanFigures::new(db, &[sector]);
+            let mut msg = format!(
+                "no table for sector {sector} of {variant} in {}\n  build it with: retro solve \
+                 mill --variant {variant} --dir {} --sector {},{},{},{}\n  that solves {}{} \
+                 (`--dry-run` shows the plan)",
+                db.folder.display(),
+                dir.display(),
+                sector.w,
+                sector.b,
+                sector.wf,
+                sector.bf,
+                plan.summary(),
+                if sector == start_sector(&db.game().profile) {
+                    ": the whole game, placement included"
+                } else {
+                    ""
+                }
+            );
+            if plan.slots > 500_000_000 {
+                msg.push_str(&format!(
+                    "\n  cheaper: `retro solve mill --variant six-mens-morris` (a whole smaller \
+                     game, seconds) or `retro solve mill --variant {variant} --max-stones 4` (the \
+                     moving-phase endgames up to 4 against 4, seconds), then analyse positions \
+                     inside them"
+                ));
+            }
+            CliError::other(msg)
+        }
         other => CliError::other(other),
     }
 }
@@ -497,6 +604,42 @@ pub fn analyse_cmd(
     Ok(())
 }
 
+/// The name a table's game id has in folder names (`mill-<hash>`, `dara-<hash>`).
+fn game_name(id: u32) -> Option<&'static str> {
+    match id {
+        GAME_MILL => Some("mill"),
+        GAME_DARA => Some("dara"),
+        GAME_OAQ => Some("oaq"),
+        _ => None,
+    }
+}
+
+/// Checks that a table sits where its header says it belongs: the file name its sector (or
+/// `game.rtb`) gives, in the folder named after its game and the hash of its rule fingerprint.
+/// A valid table copied over another's name is refused here, as probing refuses it.
+fn placed(path: &Path, game: &str, fingerprint: &str, file: &str) -> Result<(), String> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if name != file {
+        return Err(format!(
+            "{}: the header says this table belongs in a file named {file}, not {name}",
+            path.display()
+        ));
+    }
+    let folder = format!("{game}-{:016x}", fingerprint_hash(fingerprint));
+    let parent = path
+        .parent()
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str())
+        .unwrap_or("");
+    if parent != folder {
+        return Err(format!(
+            "{}: the header's rules ({fingerprint}) belong in a folder named {folder}, not {parent}",
+            path.display()
+        ));
+    }
+    Ok(())
+}
+
 fn table_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
@@ -525,6 +668,13 @@ pub fn verify_cmd(dir: &Path, as_json: bool) -> Result<(), CliError> {
     table_files(dir, &mut files)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", dir.display())))?;
     files.sort();
+    if files.is_empty() {
+        return Err(CliError::other(format!(
+            "no tables under {} (nothing to verify: is the path right? `retro solve` writes \
+             tables under databases/ unless given --dir)",
+            dir.display()
+        )));
+    }
     let mut failed = 0;
     let mut rows = Vec::new();
     for f in &files {
@@ -534,22 +684,25 @@ pub fn verify_cmd(dir: &Path, as_json: bool) -> Result<(), CliError> {
                     .to_string(),
             )
         } else if is_oaq_file(f) {
-            OaqTable::open(f)
-                .map(|t| {
-                    format!(
-                        "Ô Ăn Quan, {} positions ({})",
-                        t.header.positions(),
-                        t.header.fingerprint
-                    )
-                })
-                .map_err(|e| e.to_string())
+            OaqTable::open(f).map_err(|e| e.to_string()).and_then(|t| {
+                placed(f, "oaq", &t.header.fingerprint, "game.rtb")?;
+                Ok(format!(
+                    "Ô Ăn Quan, {} positions ({})",
+                    t.header.positions(),
+                    t.header.fingerprint
+                ))
+            })
         } else {
-            Table::open(f)
-                .map(|t| {
-                    let h = t.header;
-                    format!("sector {} slots {} ({})", h.sector, h.slots, h.fingerprint)
-                })
-                .map_err(|e| e.to_string())
+            Table::open(f).map_err(|e| e.to_string()).and_then(|t| {
+                let h = t.header;
+                let game = game_name(h.game)
+                    .ok_or_else(|| format!("{}: unknown game id {}", f.display(), h.game))?;
+                placed(f, game, &h.fingerprint, &format!("sector_{}.rtb", h.sector))?;
+                Ok(format!(
+                    "{game} sector {} slots {} ({})",
+                    h.sector, h.slots, h.fingerprint
+                ))
+            })
         };
         match r {
             Ok(what) => {

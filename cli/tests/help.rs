@@ -3,6 +3,15 @@
 
 use std::process::Command;
 
+fn help(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_retro"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
 #[test]
 fn every_command_has_help() {
     for args in [
@@ -10,13 +19,24 @@ fn every_command_has_help() {
         &["variants", "--help"],
         &["moves", "--help"],
         &["perft", "--help"],
+        &["bench", "--help"],
+        &["solve", "--help"],
+        &["analyse", "--help"],
+        &["play", "--help"],
+        &["verify", "--help"],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_retro"))
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{args:?}");
-        let text = String::from_utf8(out.stdout).unwrap();
+        let text = help(args);
         assert!(text.contains("Usage"), "{args:?}: {text}");
     }
+}
+
+#[test]
+fn the_overview_says_what_is_solved_not_in_progress() {
+    let text = help(&["--help"]);
+    assert!(!text.contains("in progress"), "{text}");
+    for says in ["retro solve", "nine-mens-morris", "52 GB", "bench"] {
+        assert!(text.contains(says), "{says}: {text}");
+    }
+    let text = help(&["perft", "--help"]);
+    assert!(text.contains("--no-bulk"), "{text}");
 }

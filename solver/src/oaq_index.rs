@@ -87,7 +87,8 @@ impl OaqIndex {
         slot
     }
 
-    /// The position of a slot (stores zero); `None` beyond the size.
+    /// The position of a slot (every seed off the board in South's store, see
+    /// [`Oaq::with_profile_stores`]); `None` beyond the size.
     pub fn unrank(&self, g: &Oaq, slot: u64) -> Option<Position> {
         if slot >= self.size() {
             return None;
@@ -120,13 +121,13 @@ impl OaqIndex {
             *cell = v as u8;
             rem -= v;
         }
-        Some(Position {
+        Some(g.with_profile_stores(Position {
             cells,
             big,
             side,
             stores: [0, 0],
             first: false,
-        })
+        }))
     }
 }
 

@@ -343,15 +343,16 @@ impl OaqTable {
         Some(i16::from_le_bytes([self.map[o], self.map[o + 1]]))
     }
 
-    /// The value of a position for the side to move (`None`: not a position of this game, or
+    /// The value of a position for the side to move (`None`: not a position of this game (its
+    /// seeds, board and stores, are not the profile's total), or
     /// not reachable from its start; a compact table also answers for a position whose mirror
     /// is reachable).
     pub fn value(&self, g: &Oaq, idx: &OaqIndex, p: &Position) -> Option<i16> {
-        let seeds: u32 = p.cells.iter().map(|&c| c as u32).sum();
+        let seeds = g.seeds_in_game(p);
         let s = g.start();
         let start_like = p.cells == s.cells && p.big == s.big && p.side == s.side;
         let big_ok = g.profile.big_mandarin.is_some() || p.big == [false, false];
-        if seeds > g.profile.total_seeds() || (p.first && !start_like) || !big_ok {
+        if seeds != g.profile.total_seeds() as i32 || (p.first && !start_like) || !big_ok {
             return None;
         }
         if idx.size() != self.header.slots {

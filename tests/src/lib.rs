@@ -69,19 +69,12 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// Reads a file of the published reference data in `../shared/reference/` (e.g.
-/// `sanmill-perft.tsv`, `malom/counts.tsv`).
+/// Reads a file of the published reference data carried in `tests/data/reference/` (e.g.
+/// `sanmill-perft.tsv`, `malom/counts.tsv`; its README says where each came from).
 pub fn reference(file: &str) -> String {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "..",
-        "shared",
-        "reference",
-        file,
-    ]
-    .iter()
-    .collect();
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "data", "reference", file]
+        .iter()
+        .collect();
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read reference data {}: {e}", path.display()))
 }

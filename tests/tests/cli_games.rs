@@ -65,13 +65,31 @@ fn dara_perft_moves_and_solve() {
         None,
     )));
     assert_eq!(v["nodes"], 24360);
-    let fen = "WW.W../B.B.B./....../W...../B..... b 7 7";
+    // White to drop: 22 empty cells, but c5 would make a5-b5-c5-d5, a four.
+    let fen = "WW.W../B.B.B./....../W...../B..... w 8 8";
     let v = json(&stdout(&retro(
         &["moves", "dara", "--fen", fen, "--json"],
         None,
     )));
     assert_eq!(v["phase"], "drop");
-    assert_eq!(v["moves"].as_array().unwrap().len(), 22);
+    assert_eq!(v["moves"].as_array().unwrap().len(), 21);
+    assert!(!v["moves"].as_array().unwrap().iter().any(|m| m == "c5"));
+    // Positions the rules cannot reach are refused, naming the field and the reason.
+    for (fen, says) in [
+        ("WWWW../....../....../....../...... w 8 12", "run of four"),
+        (
+            "WW.W../B.B.B./....../W...../B..... b 7 7",
+            "board holds the 5 it dropped",
+        ),
+        (
+            "W...../....../....../....../.....B b 11 11",
+            "White's turn to drop",
+        ),
+    ] {
+        let o = retro(&["moves", "dara", "--fen", fen], None);
+        assert_eq!(o.status.code(), Some(2), "{fen}");
+        assert!(stderr(&o).contains(says), "{fen}: {}", stderr(&o));
+    }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
     let o = retro(
@@ -106,4 +124,67 @@ fn bad_input_is_exit_code_two() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).starts_with("error: "), "{args:?}");
     }
+}
+
+/// The seeds off the board are the stores the position text gives, not the rule profile's total
+/// (RULES.md 3.6: "the two stores together").
+#[test]
+fn oaq_stores_in_the_text_decide_the_refill_rule() {
+    let perft = |extra: &[&str]| {
+        let mut args = vec![
+            "perft",
+            "oaq",
+            "--fen",
+            "1,1,1,1,1,1,1,1,1,1,1,1 s 0 0 1",
+            "--depth",
+            "3",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let o = retro(&args, None);
+        assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
+        json(&stdout(&o))["nodes"].as_u64().unwrap()
+    };
+    // The 12-seed start under the default profile (70 seeds) is the seeds=1,1 game.
+    assert_eq!(perft(&[]), 356);
+    assert_eq!(perft(&["--rule", "seeds=1,1"]), 356);
+
+    // Both stores empty, South's row empty: fewer than 5 seeds off the board, the game is over.
+    let stuck = "0,0,0,0,0,0,1,1,1,1,1,1 s 0 0 0";
+    let v = json(&stdout(&retro(
+        &["moves", "oaq", "--fen", stuck, "--json"],
+        None,
+    )));
+    assert_eq!(v["moves"].as_array().unwrap().len(), 0, "{v}");
+    assert!(!v["game_over"].is_null(), "{v}");
+    // With 5 seeds in a store the row is refilled (ten moves).
+    let v = json(&stdout(&retro(
+        &[
+            "moves",
+            "oaq",
+            "--fen",
+            "0,0,0,0,0,0,1,1,1,1,1,1 s 0 5 0",
+            "--json",
+        ],
+        None,
+    )));
+    assert_eq!(v["moves"].as_array().unwrap().len(), 10, "{v}");
+
+    // A fixed total that the text does not add up to: exit 2, naming both totals.
+    for (fen, holds) in [(stuck, "6"), ("1,1,1,1,1,1,1,1,1,1,1,1 s 3 0 0", "15")] {
+        let o = retro(&["moves", "oaq", "--rule", "seeds=1,1", "--fen", fen], None);
+        assert_eq!(o.status.code(), Some(2), "{fen}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains(&format!("holds {holds} seeds")) && e.contains("has 12"),
+            "{fen}: {e}"
+        );
+    }
+    // Stores that add up to a negative number of seeds off the board cannot be.
+    let o = retro(
+        &["moves", "oaq", "--fen", "1,1,1,1,1,1,1,1,1,1,1,1 s -6 2 0"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("fewer than none"), "{}", stderr(&o));
 }

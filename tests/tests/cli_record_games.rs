@@ -248,11 +248,10 @@ fn dara_drops_and_removals_reset_the_counter() {
         assert_eq!(v["rule50"], 0, "{record}: {v}");
         assert_eq!(v["plies_before_n_move_draw"], 100);
     }
-    // White still holds one stone, Black none, Black to move: Black steps (counter 1), White
-    // drops its last stone (0), Black steps back (1), White steps (2).
-    let fen = "W.W.W./....../....../....../B.B.B. b 1 0";
-    for (n, want) in [(1, 1), (2, 0), (3, 1), (4, 2)] {
-        let record = ["a1-a2", "d3", "a2-a1", "a5-a4"][..n].join(" ");
+    // Black drops its last stone (White has all 12 down): 0; then the steps count, 1, 2, 3.
+    let fen = "WBWB../BWBW../WBWBWB/BWBWBW/WBW... b 0 1";
+    for (n, want) in [(1, 0), (2, 1), (3, 2), (4, 3)] {
+        let record = ["f5", "d4-e4", "d5-e5", "e4-d4"][..n].join(" ");
         let (ok, _, v, err) = analyse("dara", &["--fen", fen, "--moves", &record]);
         assert!(ok, "{err}");
         assert_eq!(v["rule50"], want, "after {record}: {v}");

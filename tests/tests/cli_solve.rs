@@ -159,3 +159,113 @@ fn analyse_names_the_missing_table_and_rejects_unsolvable_rules() {
     let o = retro(&["solve", "mill", "--sector", "3,3", "--dir", d], None);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `retro verify` cannot be fooled by an empty or mistyped folder, nor by a valid table under
+/// another table's name or in another rule profile's folder.
+#[test]
+fn verify_refuses_no_tables_and_misplaced_ones() {
+    let empty = tempfile::tempdir().unwrap();
+    let e = empty.path().to_str().unwrap();
+    let o = retro(&["verify", "--dir", e], None);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("no tables under {e}")),
+        "{}",
+        stderr(&o)
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = retro(
+        &[
+            "solve",
+            "mill",
+            "--variant",
+            "six-mens-morris",
+            "--max-stones",
+            "4",
+            "--dir",
+            d,
+            "-q",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = retro(&["verify", "--dir", d], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let folder = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_dir())
+        .expect("the rule profile's folder");
+
+    // A valid 3v4 table copied over the 4v3 file: the header says 3_4_0_0.
+    let (a, b) = (
+        folder.join("sector_3_4_0_0.rtb"),
+        folder.join("sector_4_3_0_0.rtb"),
+    );
+    let saved = std::fs::read(&b).unwrap();
+    std::fs::copy(&a, &b).unwrap();
+    let o = retro(&["verify", "--dir", d], None);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("FAIL") && out.contains("sector_4_3_0_0.rtb") && out.contains("1 failed"),
+        "{out}"
+    );
+    assert!(out.contains("named sector_3_4_0_0.rtb"), "{out}");
+    // The same tables in a folder whose name is another profile's hash.
+    std::fs::write(&b, saved).unwrap();
+    assert!(retro(&["verify", "--dir", d], None).status.success());
+    let elsewhere = dir.path().join("mill-0123456789abcdef");
+    std::fs::rename(&folder, &elsewhere).unwrap();
+    let o = retro(&["verify", "--dir", d, "--json"], None);
+    assert_eq!(o.status.code(), Some(1));
+    let v = json(&stdout(&o));
+    let rows = v["tables"].as_array().unwrap();
+    assert!(!rows.is_empty() && v["failed"] == rows.len());
+    let err = rows[0]["error"].as_str().unwrap();
+    assert!(
+        err.contains("belong in a folder named mill-") && err.contains("not mill-0123456789abcdef"),
+        "{err}"
+    );
+}
+
+/// Without tables, `retro analyse mill` names the solve that builds them, what it costs (the
+/// `--dry-run` figures) and the cheap alternatives.
+#[test]
+fn a_missing_table_names_the_cost_and_the_cheap_alternatives() {
+    let empty = tempfile::tempdir().unwrap();
+    let e = empty.path().to_str().unwrap();
+    let o = retro(&["analyse", "mill", "--dir", e], None);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let msg = stderr(&o);
+    let plan = retro(&["solve", "mill", "--dir", e, "--dry-run", "--json"], None);
+    let plan = json(&stdout(&plan));
+    let slots = plan["slots"].as_u64().unwrap();
+    let sectors = plan["sectors"].as_array().unwrap().len();
+    for says in [
+        "--sector 0,0,9,9".to_string(),
+        format!("{sectors} sectors, {slots} slots"),
+        format!(
+            "{:.1} GiB of tables",
+            (slots * 2) as f64 / (1u64 << 30) as f64
+        ),
+        "the whole game, placement included".into(),
+        "hours on 2 cores".into(),
+        "--variant six-mens-morris".into(),
+        "--max-stones 4".into(),
+    ] {
+        assert!(msg.contains(&says), "{says}: {msg}");
+    }
+    // A small endgame's table: the command, its cost, no talk of cheaper games.
+    let fen = "O*******/**O****O/***@**@@ w m s 3 0 3 0 0 0 0 0 0 0 0 0 1";
+    let o = retro(&["analyse", "mill", "--dir", e, "--fen", fen], None);
+    assert_eq!(o.status.code(), Some(1));
+    let msg = stderr(&o);
+    assert!(
+        msg.contains("--sector 3,3,0,0") && msg.contains("1 sector,"),
+        "{msg}"
+    );
+    assert!(!msg.contains("cheaper"), "{msg}");
+}

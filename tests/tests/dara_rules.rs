@@ -133,7 +133,7 @@ fn compare(
 /// Both implementations on a position text: asserts they agree and returns the sorted move texts.
 fn agreed_moves(settings: &str, text: &str) -> Vec<String> {
     let (g, r) = (engine(settings), slow(settings));
-    let ep = g.parse_position(text).unwrap();
+    let ep = g.parse_unchecked(text).unwrap();
     let sp = dara_slow::parse(text).unwrap();
     compare(&g, &r, &ep, &sp, &mut GenStats::default(), text)
         .into_iter()
@@ -144,7 +144,7 @@ fn agreed_moves(settings: &str, text: &str) -> Vec<String> {
 /// Both verdicts on a position text, asserted equal.
 fn agreed_verdict(settings: &str, text: &str) -> Option<(u8, End)> {
     let (g, r) = (engine(settings), slow(settings));
-    let ep = g.parse_position(text).unwrap();
+    let ep = g.parse_unchecked(text).unwrap();
     let sp = dara_slow::parse(text).unwrap();
     let v = engine_verdict(&g, &ep);
     assert_eq!(v, dara_slow::outcome(&r, &sp), "verdict of {text}");
@@ -154,7 +154,7 @@ fn agreed_verdict(settings: &str, text: &str) -> Option<(u8, End)> {
 /// Plays `moves` (engine notation) from `text` with the engine, checking each is legal.
 fn play(settings: &str, text: &str, moves: &[&str]) -> String {
     let g = engine(settings);
-    let mut p = g.parse_position(text).unwrap();
+    let mut p = g.parse_unchecked(text).unwrap();
     for m in moves {
         p = g
             .parse_move(&p, m)
@@ -423,11 +423,23 @@ fn differential_typed_in_positions() {
     for settings in CONFIGS {
         let (g, r) = (engine(settings), slow(settings));
         let (mut positions, mut over, mut captures, mut fours_on_board) = (0, 0, 0, 0);
+        let mut reachable = 0;
         for i in 0..6_000 {
             let sp = random_position(&mut rng);
             let text = dara_slow::write(&sp);
-            let ep = g.parse_position(&text).unwrap();
+            let ep = g.parse_unchecked(&text).unwrap();
             assert_eq!(dara_slow::parse(&text).unwrap(), sp);
+            // The parser refuses exactly what the slow reading says the rules cannot reach.
+            let checked = g.parse_position(&text);
+            let slow_says = dara_slow::reachable(&r, &sp);
+            assert_eq!(
+                checked.is_ok(),
+                slow_says.is_ok(),
+                "{settings} {text}: engine {checked:?}, slow {slow_says:?}"
+            );
+            if checked.is_ok() {
+                reachable += 1;
+            }
             let list = compare(&g, &r, &ep, &sp, &mut GenStats::default(), &format!("{i}"));
             positions += 1;
             over += list.is_empty() as u64;
@@ -442,9 +454,13 @@ fn differential_typed_in_positions() {
         }
         println!(
             "typed-in {settings:<46} positions {positions} game over {over} capture moves {captures} \
-             with a run of four on the board {fours_on_board}"
+             with a run of four on the board {fours_on_board}, accepted by the parser {reachable}"
         );
         assert!(captures > 10_000 && fours_on_board > 500 && over > 100);
+        assert!(
+            reachable > 500 && positions - reachable > 500,
+            "{reachable}"
+        );
     }
     println!("typed-in positions: {:.1} s", t0.elapsed().as_secs_f64());
 }
@@ -483,7 +499,7 @@ fn symmetries_map_moves_to_moves() {
         // Positions from random typed-in boards and from short random playouts.
         let mut positions: Vec<Position> = (0..600)
             .map(|_| {
-                g.parse_position(&dara_slow::write(&random_position(&mut rng)))
+                g.parse_unchecked(&dara_slow::write(&random_position(&mut rng)))
                     .unwrap()
             })
             .collect();
@@ -1027,20 +1043,65 @@ fn malformed_positions_are_errors() {
         "BBBBBB/BBBBBB/B...../....../...... w 0 0",
         "WW..../....../....../....../...... w 11 0",
         "BB..../....../....../....../...... w 0 11",
+        // what the rules cannot reach: a run of four (fours are never legal) ...
+        "WWWW../....../....../....../...... w 8 12",
+        "WWWW../....../....../....../BBB... w 0 0",
+        "W.BB../W...../W...../W...../...... b 0 0",
+        "WWWWWW/WWWWWW/....../BBBBBB/BBBBBB w 0 0",
+        // ... stones gone in the drop phase (it captures nothing) ...
+        "WW.W../B.B.B./....../W...../B..... b 7 7",
+        "W...../....../....../....../...... w 10 11",
+        "BB..../....../....../....../WWW... w 0 2",
+        // ... and the wrong side to drop, or one side two drops ahead
+        "W...../....../....../....../.....B b 11 11",
+        "W...../....../....../....../...... w 11 12",
+        "WW..../....../....../....../...... b 10 12",
+        "....../....../....../....../...... b 12 12",
     ];
     for text in bad {
         assert!(g.parse_position(text).is_err(), "engine accepted {text:?}");
         assert!(
-            dara_slow::parse(text).is_err(),
+            dara_slow::parse(text)
+                .and_then(|p| dara_slow::reachable(&slow("default"), &p))
+                .is_err(),
             "slow implementation accepted {text:?}"
         );
+    }
+    // With drop-threes-forbidden=on no three stands on the board while dropping; the move phase
+    // can have one.
+    let knob = engine("drop-threes-forbidden=on");
+    let three = "WWW.../....../....../BB.B../...... w 9 9";
+    assert!(g.parse_position(three).is_ok());
+    let e = knob.parse_position(three).unwrap_err().to_string();
+    assert!(e.contains("three (a5 b5 c5)"), "{e}");
+    assert!(knob
+        .parse_position("WWW.../....../....../BB.B../...... b 0 0")
+        .is_ok());
+    // The messages name the field and the reason.
+    for (text, says) in [
+        (
+            "WWWW../....../....../....../...... w 8 12",
+            "bad board field 'WWWW../....../....../....../......': White has a run of four or more (a5 b5 c5 d5)",
+        ),
+        (
+            "W...../....../....../....../.....B b 11 11",
+            "bad side to move field 'b': White has dropped 1 and Black 1: it is White's turn to drop",
+        ),
+        (
+            "WW.W../B.B.B./....../W...../B..... b 7 7",
+            "White has 4 stones on the board and 7 in hand (fields board and white in hand)",
+        ),
+    ] {
+        let e = g.parse_position(text).unwrap_err().to_string();
+        assert!(e.contains(says), "{text}: {e}");
     }
     // Well-formed texts: both read them and write them back unchanged.
     let good = [
         "....../....../....../....../...... w 12 12",
         "....../....../....../....../...... b 0 0",
-        "WWWWWW/WWWWWW/....../BBBBBB/BBBBBB w 0 0",
-        "W...../....../....../....../.....B b 11 11",
+        "WWW.WW/WW.WWW/....../BBB.BB/BB.BBB w 0 0",
+        "W...../....../....../....../.....B w 11 11",
+        "W...../....../....../....../...... b 11 12",
     ];
     for text in good {
         let p = g.parse_position(text).unwrap();
@@ -1049,11 +1110,11 @@ fn malformed_positions_are_errors() {
     }
     // Extra spaces between fields are allowed; a leading zero in a count is allowed.
     let p = g
-        .parse_position("  ....../....../....../....../......   w  012 7 ")
+        .parse_position("  ....../....../....../....../......   w  012 12 ")
         .unwrap();
     assert_eq!(
         g.format_position(&p),
-        "....../....../....../....../...... w 12 7"
+        "....../....../....../....../...... w 12 12"
     );
 }
 
@@ -1065,8 +1126,22 @@ fn mutated_position_texts_never_panic_and_agree() {
     let mut rng = Rng::new(11);
     let alphabet: Vec<char> = "WB.wb/ 0123456789x-+éЖ\t".chars().collect();
     let (mut ok, mut err) = (0, 0);
-    for _ in 0..20_000 {
-        let base = dara_slow::write(&random_position(&mut rng));
+    let mut list = Vec::new();
+    for i in 0..20_000 {
+        // Half the bases are typed-in boards (mostly unreachable), half reached by random play.
+        let base = if i % 2 == 0 {
+            dara_slow::write(&random_position(&mut rng))
+        } else {
+            let mut p = g.start();
+            for _ in 0..20 + rng.below(40) {
+                g.moves(&p, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                p = list[rng.below(list.len())].1;
+            }
+            g.format_position(&p)
+        };
         let mut chars: Vec<char> = base.chars().collect();
         for _ in 0..1 + rng.below(3) {
             let at = rng.below(chars.len() + 1);
@@ -1082,7 +1157,9 @@ fn mutated_position_texts_never_panic_and_agree() {
             }
         }
         let text: String = chars.into_iter().collect();
-        match (g.parse_position(&text), dara_slow::parse(&text)) {
+        let slow_read = dara_slow::parse(&text)
+            .and_then(|s| dara_slow::reachable(&slow("default"), &s).map(|()| s));
+        match (g.parse_position(&text), slow_read) {
             (Ok(p), Ok(s)) => {
                 assert_eq!(g.format_position(&p), dara_slow::write(&s), "{text:?}");
                 ok += 1;
@@ -1092,7 +1169,7 @@ fn mutated_position_texts_never_panic_and_agree() {
         }
     }
     println!("mutated position texts: {ok} read, {err} rejected by both");
-    assert!(ok > 1_000 && err > 1_000);
+    assert!(ok > 500 && err > 1_000, "{ok} {err}");
 }
 
 #[test]

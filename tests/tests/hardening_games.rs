@@ -367,15 +367,21 @@ fn dara_soup() -> impl Strategy<Value = String> {
         .prop_map(|(board, side, hands, (coherent, wh, bh), extra, sep)| {
             let (mut side, mut hands) = (side.to_string(), hands);
             if coherent {
-                if side != "b" {
-                    side = "w".into();
-                }
+                // Fields that agree with the board as the rules would have them: the movement
+                // phase (nothing in hand), or the drop phase with the hands the board implies
+                // and the side whose turn it is.
                 let w = board.matches('W').count() as u32;
                 let b = board.matches('B').count() as u32;
-                hands = (
-                    wh.min(12u32.saturating_sub(w)).to_string(),
-                    bh.min(12u32.saturating_sub(b)).to_string(),
-                );
+                let dropping = (wh + bh) % 2 == 1 && w <= 12 && b <= 12 && (w == b || w == b + 1);
+                if dropping && (w, b) != (12, 12) {
+                    hands = ((12 - w).to_string(), (12 - b).to_string());
+                    side = if w == b { "w" } else { "b" }.into();
+                } else {
+                    if side != "b" {
+                        side = "w".into();
+                    }
+                    hands = ("0".into(), "0".into());
+                }
             }
             let mut f = vec![board, side, hands.0, hands.1];
             f.extend(extra.into_iter().map(str::to_string));
@@ -534,16 +540,21 @@ fn dara_position_parser_on_arbitrary_text() {
         40_000,
         text,
         |t| {
-            let mut accepted = None;
+            // Only drop-threes-forbidden changes what the position text accepts (it refuses
+            // a three on the board in the drop phase, and nothing else).
+            let mut accepted: [Option<bool>; 2] = [None, None];
             for (name, g) in &games {
                 let ok = check_dara_text(g, name, &t)?;
-                // The position text does not depend on the rules.
-                if let Some(a) = accepted {
+                let knob = g.profile.drop_threes_forbidden as usize;
+                if let Some(a) = accepted[knob] {
                     prop_assert_eq!(a, ok, "{}: '{}'", name, t);
                 }
-                accepted = Some(ok);
+                accepted[knob] = Some(ok);
             }
-            tally.add(accepted == Some(true));
+            if let [Some(plain), Some(knob)] = accepted {
+                prop_assert!(plain || !knob, "accepted only with the knob: '{}'", t);
+            }
+            tally.add(accepted[0] == Some(true));
             Ok(())
         },
     );

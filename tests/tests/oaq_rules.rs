@@ -123,7 +123,7 @@ fn compare(
         "game over verdict in {text}"
     );
     g.moves(ep, buf);
-    let list = oaq_slow::turns(r, sp, oaq_slow::sowing_limit(r.seeds_in_game()))
+    let list = oaq_slow::turns(r, sp, oaq_slow::sowing_limit(oaq_slow::seeds_of(r, sp)))
         .unwrap_or_else(|e| panic!("{text}: {e}"));
     assert_eq!(show_engine(g, buf), show_slow(&list), "moves of {text}");
     assert_eq!(g.count_moves(ep), list.len(), "count_moves of {text}");
@@ -407,7 +407,7 @@ fn capture_of_a_mandarin_cell() {
     );
     // The same with a big piece worth 10 and 3 small seeds in cell 6: 13 captured, the Q goes.
     check_turn(
-        "big-mandarin=10;seeds=5,0",
+        "big-mandarin=10",
         "Q0,1,0,1,0,0,Q3,0,0,3,2,1 s 10 10 0",
         "3+",
         "Q0,1,0,0,1,0,0,0,0,3,2,1 n 23 10 0",
@@ -416,7 +416,7 @@ fn capture_of_a_mandarin_cell() {
     );
     // Worth 5: 8 captured.
     check_turn(
-        "big-mandarin=5;seeds=5,0",
+        "big-mandarin=5",
         "Q0,1,0,1,0,0,Q3,0,0,3,2,1 s 10 10 0",
         "3+",
         "Q0,1,0,0,1,0,0,0,0,3,2,1 n 18 10 0",
@@ -425,7 +425,7 @@ fn capture_of_a_mandarin_cell() {
     );
     // A big piece alone (Q0) is not empty: it can be captured (worth 10) ...
     check_turn(
-        "big-mandarin=10;seeds=5,0",
+        "big-mandarin=10",
         "Q0,1,0,1,0,0,Q0,0,0,3,2,1 s 10 10 0",
         "3+",
         "Q0,1,0,0,1,0,0,0,0,3,2,1 n 20 10 0",
@@ -434,7 +434,7 @@ fn capture_of_a_mandarin_cell() {
     );
     // ... and a hand ending just before it ends the turn (4+: sow 5, next is Q0).
     check_turn(
-        "big-mandarin=10;seeds=5,0",
+        "big-mandarin=10",
         "Q0,1,0,0,1,0,Q0,0,0,3,2,1 s 10 10 0",
         "4+",
         "Q0,1,0,0,0,1,Q0,0,0,3,2,1 n 10 10 0",
@@ -494,7 +494,7 @@ fn first_ply_protects_the_mandarins() {
 
 #[test]
 fn quan_non() {
-    let rules = "big-mandarin=10;quan-non=5;seeds=5,0";
+    let rules = "big-mandarin=10;quan-non=5";
     // 3+: sow 4, 5 empty, 6 holds the big piece and 3 < 5 small seeds: cannot be captured.
     check_turn(
         rules,
@@ -626,10 +626,7 @@ fn end_and_final_collection() {
     );
     // A big piece alone keeps the game going.
     assert_eq!(
-        verdict(
-            "big-mandarin=10;seeds=5,0",
-            "Q0,1,0,0,0,0,0,1,0,0,0,0 s 10 0 0"
-        ),
+        verdict("big-mandarin=10", "Q0,1,0,0,0,0,0,1,0,0,0,0 s 10 0 0"),
         None
     );
     // The refill test counts seeds off the board (3.6: "fewer than 5 seeds are off the
@@ -683,16 +680,19 @@ fn random_position(r: &Rules, rng: &mut Rng, seeds: u32) -> Pos {
         };
         cells[c] += 1;
     }
-    let off = (r.seeds_in_game() - seeds) as i64;
+    let big = r.big.is_some();
+    let big_piece = [big && rng.below(2) == 0, big && rng.below(2) == 0];
+    // The stores hold the seeds off the board and the worth of the big pieces captured.
+    let taken = big_piece.iter().filter(|&&b| big && !b).count() as i64;
+    let off = (r.seeds_in_game() - seeds) as i64 + taken * r.big.unwrap_or(0) as i64;
     let south = if off > 0 {
         rng.below(off as usize + 1) as i64
     } else {
         0
     };
-    let big = r.big.is_some();
     Pos {
         cells,
-        big_piece: [big && rng.below(2) == 0, big && rng.below(2) == 0],
+        big_piece,
         side: rng.below(2),
         stores: [south, off - south],
         first: rng.below(10) == 0,
@@ -934,8 +934,19 @@ fn malformed_positions_are_errors() {
         ("default", "10,5,5,5,5,5,10,5,5,5,5,5 s 0 0 true"),
         ("default", "10,5,5,5,5,5,10,5,5,5,5,5 s 0 0 -1"),
         ("default", "10,5,5,5,5,5,10,5,5,5,5,5 s 0 0 01"),
-        // more seeds than the game has
-        ("default", "10,5,5,5,5,5,10,5,5,5,5,6 s 0 0 1"),
+        // not the seeds the game has (board and stores), or more than a text may bring
+        ("seeds=5,10", "10,5,5,5,5,5,10,5,5,5,5,6 s 0 0 1"),
+        ("seeds=5,10", "10,5,5,5,5,5,10,5,5,5,5,4 s 0 0 0"),
+        ("seeds=1,1", "1,1,1,1,1,1,1,1,1,1,1,1 s 1 0 0"),
+        ("seeds=1,1", "0,0,0,0,0,0,0,0,0,0,0,0 s 7 -3 0"),
+        ("default", "1,1,1,1,1,1,1,1,1,1,1,1 s -3 2 0"),
+        ("default", "250,5,0,0,0,0,0,0,0,0,0,1 s 0 0 0"),
+        ("default", "200,5,0,0,0,0,0,0,0,0,0,1 s 30 20 0"),
+        ("big-mandarin=10", "0,1,1,1,1,1,Q0,1,1,1,1,1 s 9 0 0"),
+        (
+            "big-mandarin=10;seeds=5,10",
+            "Q10,5,5,5,5,5,10,5,5,5,5,5 s 0 0 1",
+        ),
         ("seeds=1,1", "10,5,5,5,5,5,10,5,5,5,5,5 s 0 0 1"),
         ("seeds=2,2", "2,2,2,2,2,2,2,2,2,2,2,3 s 0 0 1"),
         (
@@ -961,9 +972,12 @@ fn malformed_positions_are_errors() {
         ("default", "  10,5,5,5,5,5,10,5,5,5,5,5   n  -3  7  0 "),
         (
             "big-mandarin=10;seeds=5,10",
-            "Q10,5,5,5,5,5,10,5,5,5,5,5 s 0 0 1",
+            "Q10,5,5,5,5,5,10,5,5,5,5,5 s 10 0 0",
         ),
         ("big-mandarin=10", "Q0,5,5,5,5,5,0,5,5,5,5,5 s 10 0 0"),
+        ("default", "10,5,5,5,5,5,10,5,5,5,5,6 s 0 0 1"),
+        ("default", "1,1,1,1,1,1,1,1,1,1,1,1 s 0 0 1"),
+        ("default", "250,5,0,0,0,0,0,0,0,0,0,0 s 0 0 0"),
         ("seeds=1,1", "1,1,1,1,1,1,1,1,1,1,1,1 s 0 0 1"),
         ("seeds=1,1", "0,0,0,0,0,0,0,0,0,0,0,0 s 12 0 0"),
     ] {
@@ -984,7 +998,7 @@ fn mutated_positions_never_panic() {
         ("default", "10,5,5,5,5,5,10,5,5,5,5,5 s 0 0 1"),
         (
             "big-mandarin=10;seeds=5,10",
-            "Q3,0,12,1,0,4,Q0,2,0,0,7,1 n -4 19 0",
+            "Q3,0,12,1,0,4,Q0,2,0,0,7,1 n -4 44 0",
         ),
         ("seeds=1,1", "2,0,2,0,2,0,2,0,2,0,2,0 n 0 0 0"),
     ];

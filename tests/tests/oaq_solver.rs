@@ -35,9 +35,11 @@ fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
     }
 }
 
+/// The position without what its stores say of the past: the seeds off the board all in South's
+/// store (only their sum matters to the refill rule, and gains are differences).
 fn strip(p: &Position) -> Position {
     let mut q = *p;
-    q.stores = [0, 0];
+    q.stores = [p.stores[0] + p.stores[1], 0];
     q
 }
 
@@ -56,7 +58,9 @@ fn naive(g: &Oaq) -> HashMap<Position, i32> {
         let p = nodes[i];
         if let Some(f) = g.outcome(&p) {
             let s = p.side.index();
-            end.push(Some((f.stores[s] - f.stores[1 - s]) as i32));
+            // The final collection: what each store gains from here.
+            let gain = |side: usize| (f.stores[side] - p.stores[side]) as i32;
+            end.push(Some(gain(s) - gain(1 - s)));
             edges.push(Vec::new());
         } else {
             end.push(None);

@@ -87,6 +87,20 @@ pub fn in_exact_threes(own: Cells) -> Cells {
     out
 }
 
+/// Stones of `own` that lie in a row or column run of four or more.
+pub fn in_fours(own: Cells) -> Cells {
+    let mut out = 0;
+    let mut s = own;
+    while s != 0 {
+        let i = s.trailing_zeros() as usize;
+        s &= s - 1;
+        if row_run(own, i) >= 4 || col_run(own, i) >= 4 {
+            out |= 1 << i;
+        }
+    }
+    out
+}
+
 /// The two players; White moves first.
 pub use crate::Color;
 

@@ -1,6 +1,6 @@
 //! Dara position text (`....../....../....../....../...... w 12 12`) and moves (`c3`, `c3-c4xe2`).
 
-use super::{Cells, Dara, Move, Position, ALL, NONE};
+use super::{in_exact_threes, in_fours, Cells, Dara, Move, Position, ALL, NONE};
 use crate::{Color, NotationError};
 
 fn field_err(field: &'static str, value: &str, reason: impl Into<String>) -> NotationError {
@@ -9,6 +9,15 @@ fn field_err(field: &'static str, value: &str, reason: impl Into<String>) -> Not
         value: value.to_string(),
         reason: reason.into(),
     }
+}
+
+/// The cells of a set by name, ascending (`a1 b1 c1`).
+fn cells_list(set: Cells) -> String {
+    (0..30u8)
+        .filter(|&i| set & (1 << i) != 0)
+        .map(cell_name)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The name of a cell (`a1` ... `f5`).
@@ -28,8 +37,18 @@ fn parse_cell(s: &str, whole: &str) -> Result<u8, NotationError> {
 }
 
 impl Dara {
-    /// Parses a position: rows 5 to 1 (`W`, `B`, `.`), side `w`/`b`, stones in hand of each.
+    /// Parses a position: rows 5 to 1 (`W`, `B`, `.`), side `w`/`b`, stones in hand of each,
+    /// and refuses one the rules cannot reach (see [`Dara::check_reachable`]).
     pub fn parse_position(&self, text: &str) -> Result<Position, NotationError> {
+        let p = self.parse_unchecked(text)?;
+        self.check_reachable(&p)?;
+        Ok(p)
+    }
+
+    /// Parses a position text field by field (at most 12 stones a side, board and hand), without
+    /// asking whether the rules can reach it: for tests that drive the move generator through
+    /// odd positions. Everything a user types goes through [`Dara::parse_position`].
+    pub fn parse_unchecked(&self, text: &str) -> Result<Position, NotationError> {
         let f: Vec<&str> = text.split_whitespace().collect();
         if f.len() != 4 {
             return Err(NotationError::FieldCount {
@@ -82,6 +101,87 @@ impl Dara {
         }
         debug_assert_eq!((stones[0] | stones[1]) & !ALL, 0);
         Ok(Position { stones, hand, side })
+    }
+
+    /// Refuses what the rules cannot reach (`docs/dara-rules.md`, "Position text"): a run of
+    /// four (never legal), and in the drop phase stones on the board other than the ones
+    /// dropped (nothing is captured while dropping), a side to move other than the one whose
+    /// turn it is (White drops first, turns alternate), or with `drop-threes-forbidden=on` an
+    /// exact three.
+    pub fn check_reachable(&self, p: &Position) -> Result<(), NotationError> {
+        let names = ["White", "Black"];
+        let text = self.format_position(p);
+        let board = text.split(' ').next().unwrap_or("");
+        for (c, name) in names.iter().enumerate() {
+            let four = in_fours(p.stones[c]);
+            if four != 0 {
+                return Err(field_err(
+                    "board",
+                    board,
+                    format!(
+                        "{name} has a run of four or more ({}): the rules forbid fours",
+                        cells_list(four)
+                    ),
+                ));
+            }
+        }
+        if p.hand == [0, 0] {
+            return Ok(());
+        }
+        let dropped = [12 - p.hand[0] as u32, 12 - p.hand[1] as u32];
+        for (c, name) in names.iter().enumerate() {
+            let on_board = p.stones[c].count_ones();
+            if on_board != dropped[c] {
+                return Err(NotationError::Inconsistent(format!(
+                    "{name} has {on_board} stones on the board and {} in hand (fields board and \
+                     {} in hand): in the drop phase nothing is captured, so the board holds the \
+                     {} it dropped",
+                    p.hand[c],
+                    name.to_lowercase(),
+                    dropped[c]
+                )));
+            }
+        }
+        let to_move = match dropped[0] as i32 - dropped[1] as i32 {
+            0 => Color::White,
+            1 => Color::Black,
+            _ => {
+                return Err(NotationError::Inconsistent(format!(
+                    "White has dropped {} stones and Black {} (fields white in hand, black in \
+                     hand): White drops first and turns alternate, so White is never behind nor \
+                     more than one ahead",
+                    dropped[0], dropped[1]
+                )))
+            }
+        };
+        if p.side != to_move {
+            let side = if p.side == Color::White { "w" } else { "b" };
+            return Err(field_err(
+                "side to move",
+                side,
+                format!(
+                    "White has dropped {} and Black {}: it is {}'s turn to drop",
+                    dropped[0], dropped[1], names[to_move as usize]
+                ),
+            ));
+        }
+        if self.profile.drop_threes_forbidden {
+            for (c, name) in names.iter().enumerate() {
+                let three = in_exact_threes(p.stones[c]);
+                if three != 0 {
+                    return Err(field_err(
+                        "board",
+                        board,
+                        format!(
+                            "{name} has a three ({}) in the drop phase, which \
+                             drop-threes-forbidden=on forbids",
+                            cells_list(three)
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Writes a position in the text form.

@@ -26,6 +26,30 @@ impl Mill {
             .sum()
     }
 
+    /// Perft in the split form without bulk counting: every step of the last ply is made (its
+    /// position built) and counted, for a like-for-like comparison with engines that do not
+    /// bulk-count. Same counts as [`Mill::perft_split`].
+    pub fn perft_split_made(&self, p: &Position, depth: u32) -> u64 {
+        if depth == 0 || self.decided(p) {
+            return 1;
+        }
+        let mut list = StepList::default();
+        self.steps(p, &mut list);
+        if list.is_empty() {
+            return 1;
+        }
+        if depth == 1 {
+            for &s in list.as_slice() {
+                std::hint::black_box(self.play_step(p, s));
+            }
+            return list.len() as u64;
+        }
+        list.as_slice()
+            .iter()
+            .map(|&s| self.perft_split_made(&self.play_step(p, s), depth - 1))
+            .sum()
+    }
+
     /// Perft in the compound form (a move with its removals is one ply).
     pub fn perft_compound(&self, p: &Position, depth: u32) -> u64 {
         if depth == 0 || self.decided(p) {
@@ -51,6 +75,16 @@ impl Mill {
             self.perft_split(p, depth)
         } else {
             self.perft_compound(p, depth)
+        }
+    }
+
+    /// Perft in either form, with bulk counting at the last ply or without it (the compound
+    /// generator builds every child's position anyway, so there `bulk` changes nothing).
+    pub fn perft_with(&self, p: &Position, depth: u32, split: bool, bulk: bool) -> u64 {
+        match (split, bulk) {
+            (true, true) => self.perft_split(p, depth),
+            (true, false) => self.perft_split_made(p, depth),
+            (false, _) => self.perft_compound(p, depth),
         }
     }
 
@@ -91,6 +125,7 @@ mod tests {
         let want = [24, 552, 12144, 255024];
         for (d, &n) in want.iter().enumerate() {
             assert_eq!(m.perft_split(&s, d as u32 + 1), n, "depth {}", d + 1);
+            assert_eq!(m.perft_split_made(&s, d as u32 + 1), n, "depth {}", d + 1);
         }
     }
 }

@@ -11,6 +11,10 @@ fn field_err(field: &'static str, value: &str, reason: impl Into<String>) -> Not
     }
 }
 
+/// Most small seeds a position text may bring (board and stores) when no `seeds=K,M` fixes the
+/// total: a cell holds at most 255.
+pub const MAX_SEEDS: i32 = 255;
+
 /// Digits only (no sign): Rust's parser would also take a leading `+`.
 fn digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
@@ -93,19 +97,38 @@ impl Oaq {
             stores: [south, north],
             first,
         };
-        if self.off_board(&p) < 0 {
-            return Err(NotationError::Inconsistent(format!(
-                "{} seeds on the board, but the game has {} (rule seeds={},{})",
-                cells.iter().map(|&c| c as u32).sum::<u32>(),
-                self.profile.total_seeds(),
-                self.profile.citizen_seeds,
-                self.profile.mandarin_start()
-            )));
-        }
         if south.unsigned_abs() > 1000 || north.unsigned_abs() > 1000 {
             return Err(NotationError::Inconsistent(
                 "stores beyond 1000 seeds".into(),
             ));
+        }
+        let on_board = Self::on_board(&p);
+        let off = self.off_board(&p);
+        if off < 0 {
+            let big = if off != south as i32 + north as i32 {
+                ", less the big pieces already captured,"
+            } else {
+                ""
+            };
+            return Err(NotationError::Inconsistent(format!(
+                "the stores ({south} and {north}){big} hold {off} seeds: fewer than none off the board"
+            )));
+        }
+        let total = on_board + off;
+        if let Some(fixed) = self.profile.fixed_total() {
+            if total != fixed as i32 {
+                return Err(NotationError::Inconsistent(format!(
+                    "the position holds {total} seeds ({on_board} on the board, {off} off it in \
+                     the stores), but rule seeds={},{} has {fixed}",
+                    self.profile.citizen_seeds,
+                    self.profile.mandarin_start()
+                )));
+            }
+        } else if total > MAX_SEEDS {
+            return Err(NotationError::Inconsistent(format!(
+                "the position holds {total} seeds ({on_board} on the board, {off} off it in the \
+                 stores); at most {MAX_SEEDS} are supported"
+            )));
         }
         Ok(p)
     }

@@ -143,9 +143,39 @@ impl Oaq {
         p.cells[c] as i16 + big as i16
     }
 
-    /// Small seeds off the board (in the stores, physically).
+    /// Small seeds off the board, read from the stores as they stand (RULES.md 3.6: "the two
+    /// stores together"): their sum, less the worth of the big pieces already captured (a big
+    /// piece is never sown, so it cannot refill a row).
     pub fn off_board(&self, p: &Position) -> i32 {
-        self.profile.total_seeds() as i32 - p.cells.iter().map(|&c| c as i32).sum::<i32>()
+        let big_taken = match self.profile.big_mandarin {
+            Some(v) => v as i32 * p.big.iter().filter(|&&b| !b).count() as i32,
+            None => 0,
+        };
+        p.stores[0] as i32 + p.stores[1] as i32 - big_taken
+    }
+
+    /// Small seeds on the board.
+    pub fn on_board(p: &Position) -> i32 {
+        p.cells.iter().map(|&c| c as i32).sum()
+    }
+
+    /// Small seeds in the position's game: on the board and off it. Every turn keeps it.
+    pub fn seeds_in_game(&self, p: &Position) -> i32 {
+        Self::on_board(p) + self.off_board(p)
+    }
+
+    /// `p` with its stores replaced by the ones a store-less position of this rule profile
+    /// implies (South's store holds every seed off the board, North's none), so that the
+    /// refill rule sees the profile's total. The solver's positions carry no stores; values
+    /// and gains never depend on how the seeds off the board are split between the stores.
+    pub fn with_profile_stores(&self, mut p: Position) -> Position {
+        let big_taken = match self.profile.big_mandarin {
+            Some(v) => v as i32 * p.big.iter().filter(|&&b| !b).count() as i32,
+            None => 0,
+        };
+        let off = self.profile.total_seeds() as i32 - Self::on_board(&p);
+        p.stores = [(off + big_taken) as i16, 0];
+        p
     }
 
     fn row_empty(p: &Position, s: Side) -> bool {
@@ -307,6 +337,27 @@ impl Oaq {
     }
 }
 
+impl Oaq {
+    /// Perft without bulk counting: every move of the last ply is played (its turn sown) and
+    /// counted. Same counts as [`Oaq::perft`].
+    pub fn perft_made(&self, p: &Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut list = Vec::with_capacity(10);
+        self.moves(p, &mut list);
+        if list.is_empty() {
+            return 1;
+        }
+        if depth == 1 {
+            return std::hint::black_box(&list).len() as u64;
+        }
+        list.iter()
+            .map(|(_, t)| self.perft_made(&t.position, depth - 1))
+            .sum()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,5 +368,7 @@ mod tests {
         let s = g.start();
         let counts: Vec<u64> = (1..=4).map(|d| g.perft(&s, d)).collect();
         assert_eq!(counts, [10, 80, 664, 5128]);
+        let made: Vec<u64> = (1..=4).map(|d| g.perft_made(&s, d)).collect();
+        assert_eq!(made, counts);
     }
 }

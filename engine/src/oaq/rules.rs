@@ -115,6 +115,12 @@ impl OaqProfile {
         10 * self.citizen_seeds as u32 + 2 * self.mandarin_start() as u32
     }
 
+    /// The number of small seeds a position of this game must hold (board and stores), when
+    /// `seeds=K,M` fixes it; `None` otherwise (a position text then brings its own total).
+    pub fn fixed_total(&self) -> Option<u32> {
+        self.mandarin_seeds.map(|_| self.total_seeds())
+    }
+
     /// Small seeds in each mandarin cell at the start: as set by `seeds=K,M`, else 10, or 0
     /// when a big piece takes their place (RULES.md 3.2: "instead").
     pub fn mandarin_start(&self) -> u8 {

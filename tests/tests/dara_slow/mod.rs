@@ -479,3 +479,55 @@ pub fn write(pos: &Pos) -> String {
         pos.hand_black
     )
 }
+
+/// Whether the rules can reach a position, as far as its text shows (READING of 2.2-2.4 for the
+/// parser's checks): no line of four or more of either colour ever stands on the board (every
+/// drop and move making one is illegal); while any stone is in hand, nothing has been captured
+/// (threes made while dropping capture nothing), so each side's stones on the board are the 12
+/// minus its hand; White drops first and the turns alternate, so White has dropped as many as
+/// Black (White to move) or one more (Black to move); and with `drop-threes-forbidden` no exact
+/// three stands on the board during the drop phase.
+pub fn reachable(rules: &Rules, pos: &Pos) -> Result<(), String> {
+    for who in [WHITE, BLACK] {
+        for cell in pos.cells_of(who) {
+            if row_line(&pos.grid, cell) >= 4 || col_line(&pos.grid, cell) >= 4 {
+                return Err(format!(
+                    "{} has a line of four through {}",
+                    who as char,
+                    cell_text(cell)
+                ));
+            }
+        }
+    }
+    if pos.hand_white == 0 && pos.hand_black == 0 {
+        return Ok(());
+    }
+    for who in [WHITE, BLACK] {
+        if pos.stones(who) != 12 {
+            return Err(format!("{} lost a stone while dropping", who as char));
+        }
+    }
+    let (white_down, black_down) = (12 - pos.hand_white, 12 - pos.hand_black);
+    let expected = if white_down == black_down {
+        WHITE
+    } else if white_down == black_down + 1 {
+        BLACK
+    } else {
+        return Err(format!("White dropped {white_down}, Black {black_down}"));
+    };
+    if pos.to_move != expected {
+        return Err(format!("{} is not to drop", pos.to_move as char));
+    }
+    if rules.drop_threes_forbidden {
+        for who in [WHITE, BLACK] {
+            if pos
+                .cells_of(who)
+                .into_iter()
+                .any(|c| in_exact_three(&pos.grid, c))
+            {
+                return Err(format!("{} has a three while dropping", who as char));
+            }
+        }
+    }
+    Ok(())
+}

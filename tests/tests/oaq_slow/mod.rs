@@ -11,8 +11,11 @@
 //!   piece and no small seeds. With `seeds=K,M` as well, they start with the big piece and M small
 //!   seeds.
 //! - The refill test "the two stores together hold fewer than 5 (that is, fewer than 5 seeds are
-//!   off the board)" counts small seeds off the board (the seeds of the game minus those on the
-//!   board): a captured big piece is not seeds that can be put into cells.
+//!   off the board)" counts small seeds off the board: the two stores as the position gives them,
+//!   less the worth of the big pieces already captured (a captured big piece is not seeds that
+//!   can be put into cells). A position's own stores decide it, not the rule settings.
+//! - With `seeds=K,M` given, a position must hold exactly the game's seeds (board and stores);
+//!   without it, the position's total is its own.
 //! - `quan-non=K` only protects a mandarin cell whose big piece is still there, so it does
 //!   nothing without the big-mandarin rule.
 
@@ -27,6 +30,8 @@ pub struct Rules {
     pub big: Option<u32>,
     /// `quan-non=K` (0: off).
     pub quan_non: u32,
+    /// Whether `seeds=K,M` was given (a position must then hold exactly the game's seeds).
+    pub fixed: bool,
 }
 
 impl Rules {
@@ -69,6 +74,7 @@ impl Rules {
             mandarin,
             big,
             quan_non,
+            fixed: seeds.is_some(),
         })
     }
 
@@ -181,7 +187,13 @@ pub struct SlowTurn {
 
 /// Seeds off the board (READING: the refill test of 3.6 counts these).
 pub fn seeds_off_board(rules: &Rules, pos: &Pos) -> i64 {
-    rules.seeds_in_game() as i64 - pos.on_board() as i64
+    let big_taken = pos.big_piece.iter().filter(|&&b| !b).count() as i64;
+    pos.stores[0] + pos.stores[1] - big_taken * rules.big.unwrap_or(0) as i64
+}
+
+/// Small seeds of the position's game: on the board and off it.
+pub fn seeds_of(rules: &Rules, pos: &Pos) -> u32 {
+    (pos.on_board() as i64 + seeds_off_board(rules, pos)).max(0) as u32
 }
 
 /// 3.6 / 3.7: whether the game is over, with the final stores.
@@ -376,7 +388,7 @@ pub fn perft(rules: &Rules, pos: &Pos, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let list = turns(rules, pos, sowing_limit(rules.seeds_in_game())).expect("turn ends");
+    let list = turns(rules, pos, sowing_limit(seeds_of(rules, pos))).expect("turn ends");
     if list.is_empty() {
         return 1;
     }
@@ -447,12 +459,22 @@ pub fn parse(rules: &Rules, text: &str) -> Result<Pos, String> {
         stores,
         first,
     };
-    if pos.on_board() > rules.seeds_in_game() {
+    let off = seeds_off_board(rules, &pos);
+    if off < 0 {
+        return Err(format!("the stores hold {off} seeds off the board"));
+    }
+    let total = pos.on_board() as i64 + off;
+    if rules.fixed && total != rules.seeds_in_game() as i64 {
         return Err(format!(
-            "{} seeds on the board, the game has {}",
-            pos.on_board(),
+            "{total} seeds in the position, the game has {}",
             rules.seeds_in_game()
         ));
+    }
+    if !rules.fixed && total > 255 {
+        return Err(format!("{total} seeds in the position, at most 255"));
+    }
+    if stores.iter().any(|s| s.abs() > 1000) {
+        return Err("a store beyond 1000".into());
     }
     Ok(pos)
 }
@@ -498,7 +520,7 @@ pub fn parse_move(rules: &Rules, pos: &Pos, text: &str) -> Result<SlowTurn, Stri
     if !row(pos.side).contains(&cell) {
         return Err(format!("cell {cell} is not the mover's"));
     }
-    turns(rules, pos, sowing_limit(rules.seeds_in_game()))?
+    turns(rules, pos, sowing_limit(seeds_of(rules, pos)))?
         .into_iter()
         .find(|t| t.cell == cell && t.dir == dir)
         .ok_or_else(|| format!("cell {cell} is empty"))
