@@ -4,11 +4,11 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use retro_engine::dara::Dara;
 use retro_engine::oaq::{Oaq, OaqProfile};
-use retro_solver::dara_search::{search as dara_search, Limits as DaraLimits, Tables};
-use retro_solver::db::Db;
-use retro_solver::oaq_big::solve_big;
-use retro_solver::oaq_solve::solve;
-use retro_solver::rules::DaraRules;
+use retro_solver::dara::rules::DaraRules;
+use retro_solver::dara::search::{search as dara_search, Limits as DaraLimits, Tables};
+use retro_solver::oaq::big::solve_big;
+use retro_solver::oaq::solve::solve;
+use retro_solver::sectors::db::Db;
 
 fn oaq(seeds: &str) -> Oaq {
     let mut prof = OaqProfile::default();

@@ -2,10 +2,10 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use retro_engine::mill::{Mill, Profile};
-use retro_solver::db::Db;
-use retro_solver::retro::solve_unit;
-use retro_solver::sector::{Folded, SectorKey};
-use retro_solver::solve::solve;
+use retro_solver::mill::Db;
+use retro_solver::sectors::retro::solve_unit;
+use retro_solver::sectors::solve::solve;
+use retro_solver::sectors::{folded::Folded, sector::SectorKey};
 
 fn bench(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();

@@ -5,11 +5,11 @@ use crate::game_referees::DaraReferee;
 use crate::output;
 use crate::RuleArgs;
 use retro_engine::dara::{Dara, DaraProfile, Position};
-use retro_engine::Color;
-use retro_solver::dara_search::{search, value_of, Limits, Tables};
-use retro_solver::db::{Db, ProbeError};
-use retro_solver::rules::DaraRules;
-use retro_solver::value::Value as Val;
+
+use retro_solver::dara::rules::DaraRules;
+use retro_solver::dara::search::{search, value_of, Limits, Tables};
+use retro_solver::sectors::db::{Db, ProbeError};
+use retro_tables::value::Value as Val;
 use serde_json::{json, Value};
 use std::time::Instant;
 
@@ -64,53 +64,6 @@ fn state_json(g: &Dara, p: &Position) -> Value {
     })
 }
 
-/// The board as players see it, with stones in hand and the side to move.
-pub fn diagram(g: &Dara, p: &Position) -> String {
-    let mut out = String::new();
-    for rank in (0..5).rev() {
-        out.push_str(&format!("{} ", rank + 1));
-        for c in 0..6 {
-            let bit = 1u32 << (6 * rank + c);
-            out.push_str(if p.stones[0] & bit != 0 {
-                " W"
-            } else if p.stones[1] & bit != 0 {
-                " B"
-            } else {
-                " ·"
-            });
-        }
-        out.push('\n');
-    }
-    out.push_str("   a b c d e f\n");
-    out.push_str(&format!(
-        "White: {} on board, {} in hand   Black: {} on board, {} in hand\n",
-        p.stones[0].count_ones(),
-        p.hand[0],
-        p.stones[1].count_ones(),
-        p.hand[1]
-    ));
-    match g.outcome(p) {
-        Some((loser, why)) => out.push_str(&format!(
-            "Game over: {} wins ({why:?})\n",
-            loser.other().name()
-        )),
-        None => out.push_str(&format!(
-            "{} to {}\n",
-            if p.side == Color::White {
-                "White"
-            } else {
-                "Black"
-            },
-            if p.hand[p.side.index()] > 0 {
-                "drop"
-            } else {
-                "move"
-            }
-        )),
-    }
-    out
-}
-
 /// `retro moves dara`.
 pub fn moves(
     rules: &RuleArgs,
@@ -130,7 +83,7 @@ pub fn moves(
         println!("{}", state_json(&g, &p));
         return Ok(());
     }
-    print!("{}", diagram(&g, &p));
+    print!("{}", g.diagram(&p));
     println!("Position: {}", g.format_position(&p));
     let list: Vec<String> = sorted_moves(&g, &p).into_iter().map(|(m, _)| m).collect();
     if list.is_empty() {
@@ -183,7 +136,7 @@ pub fn solve(
     sectors: &[String],
     opts: &crate::solve_cmd::SolveOpts,
 ) -> Result<(), CliError> {
-    use retro_solver::sector::SectorKey;
+    use retro_solver::sectors::sector::SectorKey;
     let g = game(rules)?;
     let mut targets = Vec::new();
     for s in sectors {
@@ -221,7 +174,7 @@ pub fn solve(
             "say which endgames: --max-stones N (all up to N a side) or --sector WvB (e.g. 5v4)",
         ));
     }
-    let db = retro_solver::db::Db::with_rules(retro_solver::rules::DaraRules { game: g }, dir);
+    let db = Db::with_rules(DaraRules { game: g }, dir);
     crate::solve_cmd::run_solve(&db, &targets, opts, "dara")
 }
 
@@ -447,7 +400,7 @@ pub fn analyse(
         crate::referee::print_annotations(&v);
         crate::referee::print_record_summary(r);
         if r.ended.is_some() {
-            print!("{}", diagram(&g, &p));
+            print!("{}", g.diagram(&p));
             println!("Position: {}", g.format_position(&p));
             println!(
                 "Result: {} (side to move)",
@@ -456,7 +409,7 @@ pub fn analyse(
             return Ok(());
         }
     }
-    print!("{}", diagram(&g, &p));
+    print!("{}", g.diagram(&p));
     println!("Position: {}", g.format_position(&p));
     let describe = |r: &Value| match (r["result"].as_str(), r["plies"].as_u64()) {
         (Some(res), Some(n)) => format!("{res} in {n} plies"),

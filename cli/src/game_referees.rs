@@ -23,7 +23,7 @@ impl Referee for DaraReferee {
     }
 
     fn diagram(&self, p: &dara::Position) -> String {
-        crate::dara_cmd::diagram(&self.game, p)
+        self.game.diagram(p)
     }
 
     fn side(&self, p: &dara::Position) -> &'static str {

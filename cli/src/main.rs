@@ -567,7 +567,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             time,
             json,
         } => {
-            let limits = retro_solver::oaq_search::Limits {
+            let limits = retro_solver::oaq::search::Limits {
                 depth: depth.unwrap_or(200),
                 time: output::time_limit(depth, time)?,
             };

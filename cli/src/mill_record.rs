@@ -5,8 +5,9 @@
 use crate::referee::{Ended, Referee};
 use retro_engine::mill::{Mill, Position};
 use retro_engine::Color;
-use retro_solver::db::{Db, ProbeError};
-use retro_solver::value::Value;
+use retro_solver::mill::Db;
+use retro_solver::sectors::db::ProbeError;
+use retro_tables::value::Value;
 use serde_json::{json, Value as Json};
 
 /// The Mill referee: compound moves, the reference app's rule50 counter.
@@ -103,7 +104,7 @@ pub const REMOVAL_NODES: u64 = 3_000_000;
 /// (null when the search gives up), and `cursed`, whether the N-move rule (the profile's
 /// `n-move-rule` and the position's counter) draws the game first.
 pub fn removal_fields(db: &Db, p: &Position, v: Value, out: &mut Json) -> Result<(), ProbeError> {
-    use retro_solver::mill_removal::{plies_to_removal, RemovalError};
+    use retro_solver::mill::removal::{plies_to_removal, RemovalError};
     let winner = match v {
         Value::Win(_) => p.side,
         Value::Loss(_) => p.side.other(),
@@ -137,7 +138,7 @@ pub fn removal_fields(db: &Db, p: &Position, v: Value, out: &mut Json) -> Result
 /// removal before the N-move rule draws the game. `None`: keep the tables' best (the rule is
 /// off, no winning move escapes it, or the search gave up).
 pub fn move_beating_the_n_move_rule(db: &Db, p: &Position) -> Result<Option<String>, ProbeError> {
-    use retro_solver::mill_removal::{move_value, plies_to_removal, RemovalError};
+    use retro_solver::mill::removal::{move_value, plies_to_removal, RemovalError};
     let m = db.game();
     let n = m.profile.n_move_rule;
     if n == 0 {

@@ -5,11 +5,14 @@ use crate::game_referees::OaqReferee;
 use crate::output;
 use crate::RuleArgs;
 use retro_engine::oaq::{Oaq, OaqProfile, Position};
-use retro_solver::oaq_index::OaqIndex;
-use retro_solver::oaq_search::{search, Limits};
-use retro_solver::oaq_solve::gain;
-use retro_solver::oaq_table::OaqTable;
+use retro_solver::oaq::index::OaqIndex;
+use retro_solver::oaq::search::{search, Limits};
+use retro_solver::oaq::table::OaqProbe;
+use retro_solver::oaq::values::gain;
+use retro_tables::location::{profile_folder, OAQ_FILE};
+use retro_tables::OaqTable;
 use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Builds the game from `--rule` settings (`--variant` is for Mill only).
@@ -268,7 +271,7 @@ pub fn analyse(
         depth: depth.unwrap_or(200),
         time,
     };
-    let table = crate::oaq_solve_cmd::open_table(&g, dir)?.map(|t| (t, OaqIndex::new(&g)));
+    let table = open_table(&g, dir)?.map(|t| (t, OaqIndex::new(&g)));
     if let Some(path) = batch {
         return output::batch(path, |i, line| match g.parse_position(line) {
             Ok(p) => analysis_json(&g, table.as_ref(), &p, limits),
@@ -354,4 +357,27 @@ pub fn analyse(
         );
     }
     Ok(())
+}
+
+/// Where the table of a game's rules lives under `dir`.
+pub fn table_path(g: &Oaq, dir: &Path) -> PathBuf {
+    profile_folder(dir, "oaq", &g.profile.fingerprint()).join(OAQ_FILE)
+}
+
+/// Opens the table of a game's rules, checking that it was built for them.
+pub fn open_table(g: &Oaq, dir: &Path) -> Result<Option<OaqTable>, CliError> {
+    let path = table_path(g, dir);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let t = OaqTable::open(&path).map_err(CliError::other)?;
+    if t.header.fingerprint != g.profile.fingerprint() {
+        return Err(CliError::other(format!(
+            "{}: table built for other rules ({:?}), expected {:?}",
+            path.display(),
+            t.header.fingerprint,
+            g.profile.fingerprint()
+        )));
+    }
+    Ok(Some(t))
 }

@@ -1,28 +1,21 @@
 //! `retro solve oaq`: the exact values of a whole small Ô Ăn Quan game, into one table.
 
 use crate::error::CliError;
-use crate::oaq_cmd::game;
+use crate::oaq_cmd::{game, open_table, table_path};
 use crate::RuleArgs;
 use indicatif::{ProgressBar, ProgressStyle};
-use retro_engine::oaq::Oaq;
-use retro_solver::db::fingerprint_hash;
-use retro_solver::oaq_big::solve_big;
-use retro_solver::oaq_compact;
-use retro_solver::oaq_index::OaqIndex;
-use retro_solver::oaq_solve::{Checkpoints, OaqProgress};
-use retro_solver::oaq_table::{OaqTable, ENCODING_OAQ_COMPACT, ENCODING_OAQ_I16};
-use retro_solver::resources::{human, peak_memory};
+
+use retro_solver::oaq::big::solve_big;
+use retro_solver::oaq::compact as oaq_compact;
+use retro_solver::oaq::index::OaqIndex;
+use retro_solver::oaq::table::OaqProbe;
+use retro_solver::oaq::values::{Checkpoints, OaqProgress};
+use retro_solver::sectors::resources::{human, peak_memory};
+use retro_tables::oaq_table::{ENCODING_OAQ_COMPACT, ENCODING_OAQ_I16};
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
-
-/// Where the table of a game's rules lives under `dir`.
-pub fn table_path(g: &Oaq, dir: &Path) -> PathBuf {
-    let fp = g.profile.fingerprint();
-    dir.join(format!("oaq-{:016x}", fingerprint_hash(&fp)))
-        .join("game.rtb")
-}
 
 /// The progress shown, and the last sweep percent shown (`sweep * 1000 + percent`).
 struct Spinner(ProgressBar, AtomicU64);
@@ -70,24 +63,6 @@ impl OaqProgress for Spinner {
 
 fn file_len(path: &Path) -> u64 {
     std::fs::metadata(path).map_or(0, |m| m.len())
-}
-
-/// Opens the table of a game's rules, checking that it was built for them.
-pub fn open_table(g: &Oaq, dir: &Path) -> Result<Option<OaqTable>, CliError> {
-    let path = table_path(g, dir);
-    if !path.exists() {
-        return Ok(None);
-    }
-    let t = OaqTable::open(&path).map_err(CliError::other)?;
-    if t.header.fingerprint != g.profile.fingerprint() {
-        return Err(CliError::other(format!(
-            "{}: table built for other rules ({:?}), expected {:?}",
-            path.display(),
-            t.header.fingerprint,
-            g.profile.fingerprint()
-        )));
-    }
-    Ok(Some(t))
 }
 
 /// `retro solve oaq`.

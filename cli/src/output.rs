@@ -119,3 +119,15 @@ pub fn time_limit(
         (None, None) => Ok(Some(std::time::Duration::from_secs(2))),
     }
 }
+
+/// One line describing a move's or a position's value from an analysis object.
+pub fn describe(v: &Value) -> String {
+    match (v["result"].as_str(), v["plies"].as_u64(), &v["score"]) {
+        (Some("draw"), _, _) => "draw".into(),
+        (Some(r), Some(n), _) => format!("{r} in {n} plies"),
+        (Some(r), None, s) if !s.is_null() => format!("{r} (score {s})"),
+        (Some(r), None, _) => r.into(),
+        (None, _, s) if !s.is_null() => format!("score {s}"),
+        _ => "?".into(),
+    }
+}

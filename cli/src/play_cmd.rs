@@ -2,6 +2,7 @@
 //! line by line from stdin so that it also works from scripts and tests.
 
 use crate::error::CliError;
+use crate::output::describe;
 use crate::referee::{Record, Referee};
 use serde_json::{json, Value as Json};
 use std::io::{BufRead, IsTerminal, Write};
@@ -36,18 +37,6 @@ impl Seats {
 
 const HELP: &str = "Commands: a move in the game's notation; undo (take back your last move); \
 hint (every move with its value); moves (the legal moves); board; fen; help; quit.";
-
-/// One line describing a move's or a position's value from an analysis object.
-pub fn describe(v: &Json) -> String {
-    match (v["result"].as_str(), v["plies"].as_u64(), &v["score"]) {
-        (Some("draw"), _, _) => "draw".into(),
-        (Some(r), Some(n), _) => format!("{r} in {n} plies"),
-        (Some(r), None, s) if !s.is_null() => format!("{r} (score {s})"),
-        (Some(r), None, _) => r.into(),
-        (None, _, s) if !s.is_null() => format!("score {s}"),
-        _ => "?".into(),
-    }
-}
 
 /// Where an analysis came from, for the user.
 fn source(v: &Json) -> String {

@@ -6,10 +6,11 @@ use crate::play_cmd::{play, Seats};
 use crate::referee::Referee;
 use crate::RuleArgs;
 use retro_engine::mill::Position;
-use retro_solver::db::{Db, ProbeError};
-use retro_solver::oaq_index::OaqIndex;
-use retro_solver::oaq_search::Limits;
-use retro_solver::rules::DaraRules;
+use retro_solver::dara::rules::DaraRules;
+use retro_solver::mill::Db;
+use retro_solver::oaq::index::OaqIndex;
+use retro_solver::oaq::search::Limits;
+use retro_solver::sectors::db::{Db as SectorDb, ProbeError};
 use serde_json::{json, Value as Json};
 use std::path::Path;
 
@@ -52,7 +53,7 @@ fn mill_advice(
         }
         Err(ProbeError::Missing { .. } | ProbeError::Unsupported(_)) => {
             let m = db.game();
-            let r = retro_solver::mill_search::search(db, p, limits)
+            let r = retro_solver::mill::search::search(db, p, limits)
                 .map_err(|e| crate::solve_cmd::probe_err(db, variant, dir, e))?
                 .ok_or_else(|| CliError::other("the game is over"))?;
             let moves = r
@@ -89,8 +90,8 @@ pub fn dara(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
     let g = &referee.game;
     let start = crate::dara_cmd::position(g, opts.fen)?;
     let seats = Seats::parse(opts.seats, referee.side_names())?;
-    let db = Db::with_rules(DaraRules { game: g.clone() }, opts.dir);
-    let tables = retro_solver::dara_search::Tables::open(&db);
+    let db = SectorDb::with_rules(DaraRules { game: g.clone() }, opts.dir);
+    let tables = retro_solver::dara::search::Tables::open(&db);
     let advise = |p: &retro_engine::dara::Position| {
         crate::dara_cmd::analysis_json(g, &tables, p, false, opts.limits).map_err(CliError::other)
     };
@@ -106,7 +107,7 @@ pub fn oaq(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
     let g = &referee.game;
     let start = crate::oaq_cmd::position(g, opts.fen)?;
     let seats = Seats::parse(opts.seats, referee.side_names())?;
-    let table = crate::oaq_solve_cmd::open_table(g, opts.dir)?.map(|t| (t, OaqIndex::new(g)));
+    let table = crate::oaq_cmd::open_table(g, opts.dir)?.map(|t| (t, OaqIndex::new(g)));
     let advise = |p: &retro_engine::oaq::Position| {
         Ok(crate::oaq_cmd::analysis_json(
             g,

@@ -337,7 +337,7 @@ pub fn print_annotations(out: &Json) {
         if v.is_null() {
             "(no table)".to_string()
         } else {
-            crate::play_cmd::describe(v)
+            crate::output::describe(v)
         }
     };
     for a in out["annotations"].as_array().into_iter().flatten() {

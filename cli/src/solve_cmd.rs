@@ -5,16 +5,17 @@ use crate::mill_cmd::{game, position};
 use crate::RuleArgs;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use retro_engine::mill::{Mill, Position};
-use retro_solver::db::{fingerprint_hash, Db, ProbeError};
-use retro_solver::oaq_table::{is_oaq_table, OaqTable, GAME_OAQ};
-use retro_solver::retro::Progress;
-use retro_solver::rules::SectorRules;
-use retro_solver::sector::{moving_phase, start_sector, SectorKey};
-use retro_solver::solve::{solve, SectorReport, SolveObserver};
-use retro_solver::table::{Table, GAME_DARA, GAME_MILL};
-use retro_solver::value::Value;
+use retro_solver::mill::sectors::{moving_phase, start_sector};
+use retro_solver::mill::Db;
+use retro_solver::sectors::db::{Db as SectorDb, ProbeError};
+use retro_solver::sectors::retro::Progress;
+use retro_solver::sectors::rules::SectorRules;
+use retro_solver::sectors::sector::SectorKey;
+use retro_solver::sectors::solve::{solve, SectorReport, SolveObserver};
+use retro_tables::value::Value;
+use retro_tables::verify::{table_files, verify_file};
 use serde_json::{json, Value as Json};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -97,7 +98,7 @@ pub struct SolveOpts {
     pub dry_run: bool,
 }
 
-use retro_solver::solve::SOLVE_BYTES_PER_SLOT;
+use retro_solver::sectors::solve::SOLVE_BYTES_PER_SLOT;
 
 /// What solving a set of target sectors takes: the `--dry-run` figures.
 pub struct PlanFigures {
@@ -123,11 +124,15 @@ const MEASURED_SLOTS_PER_SECOND: f64 = 4.2e6;
 
 impl PlanFigures {
     /// The plan for `targets` under `db`'s rules.
-    pub fn new<R: SectorRules>(db: &Db<R>, targets: &[SectorKey]) -> PlanFigures {
-        let units = retro_solver::sector::plan(&db.rules, targets);
+    pub fn new<R: SectorRules>(db: &SectorDb<R>, targets: &[SectorKey]) -> PlanFigures {
+        let units = retro_solver::sectors::sector::plan(&db.rules, targets);
         let size = |k: &SectorKey| {
-            retro_solver::index::BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize)
-                .size()
+            retro_solver::sectors::index::BoardIndex::new(
+                db.rules.shape(),
+                k.w as usize,
+                k.b as usize,
+            )
+            .size()
         };
         let mut f = PlanFigures {
             sectors: 0,
@@ -203,7 +208,7 @@ fn bytes_text(b: u64) -> String {
 }
 
 fn dry_run<R: SectorRules>(
-    db: &Db<R>,
+    db: &SectorDb<R>,
     targets: &[SectorKey],
     as_json: bool,
 ) -> Result<(), CliError> {
@@ -285,7 +290,7 @@ pub fn solve_cmd(
 
 /// Solves `targets` (or prints the plan) and reports per sector; any game.
 pub fn run_solve<R: SectorRules>(
-    db: &Db<R>,
+    db: &SectorDb<R>,
     targets: &[SectorKey],
     opts: &SolveOpts,
     label: &str,
@@ -300,7 +305,7 @@ pub fn run_solve<R: SectorRules>(
     let reports = pool
         .install(|| solve(db, targets, &bars))
         .map_err(|e| match e {
-            retro_solver::solve::SolveError::Unsupported(_) => CliError::input(e),
+            retro_solver::sectors::solve::SolveError::Unsupported(_) => CliError::input(e),
             other => CliError::other(other),
         })?;
     if let Some(b) = bars.unit.lock().expect("bar lock").take() {
@@ -487,7 +492,7 @@ pub fn analyse_cmd(
 ) -> Result<(), CliError> {
     let (pv, as_json) = (opts.pv, opts.as_json);
     let m = game(rules)?;
-    if let Some(why) = retro_solver::sector::unsupported(&m.profile) {
+    if let Some(why) = retro_solver::mill::sectors::unsupported(&m.profile) {
         return Err(CliError::input(format!(
             "{} has no tables: {why}",
             rules.mill_variant()
@@ -604,70 +609,10 @@ pub fn analyse_cmd(
     Ok(())
 }
 
-/// The name a table's game id has in folder names (`mill-<hash>`, `dara-<hash>`).
-fn game_name(id: u32) -> Option<&'static str> {
-    match id {
-        GAME_MILL => Some("mill"),
-        GAME_DARA => Some("dara"),
-        GAME_OAQ => Some("oaq"),
-        _ => None,
-    }
-}
-
-/// Checks that a table sits where its header says it belongs: the file name its sector (or
-/// `game.rtb`) gives, in the folder named after its game and the hash of its rule fingerprint.
-/// A valid table copied over another's name is refused here, as probing refuses it.
-fn placed(path: &Path, game: &str, fingerprint: &str, file: &str) -> Result<(), String> {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    if name != file {
-        return Err(format!(
-            "{}: the header says this table belongs in a file named {file}, not {name}",
-            path.display()
-        ));
-    }
-    let folder = format!("{game}-{:016x}", fingerprint_hash(fingerprint));
-    let parent = path
-        .parent()
-        .and_then(|p| p.file_name())
-        .and_then(|n| n.to_str())
-        .unwrap_or("");
-    if parent != folder {
-        return Err(format!(
-            "{}: the header's rules ({fingerprint}) belong in a folder named {folder}, not {parent}",
-            path.display()
-        ));
-    }
-    Ok(())
-}
-
-fn table_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            table_files(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "rtb" || e == "tmp") {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
-/// Whether a file's header says it holds an Ô Ăn Quan table (read errors: let the sector
-/// reader report them).
-fn is_oaq_file(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 24];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|_| is_oaq_table(&head))
-}
-
 /// `retro verify`.
 pub fn verify_cmd(dir: &Path, as_json: bool) -> Result<(), CliError> {
-    let mut files = Vec::new();
-    table_files(dir, &mut files)
+    let files = table_files(dir)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", dir.display())))?;
-    files.sort();
     if files.is_empty() {
         return Err(CliError::other(format!(
             "no tables under {} (nothing to verify: is the path right? `retro solve` writes \
@@ -678,33 +623,7 @@ pub fn verify_cmd(dir: &Path, as_json: bool) -> Result<(), CliError> {
     let mut failed = 0;
     let mut rows = Vec::new();
     for f in &files {
-        let r = if f.extension().is_some_and(|e| e == "tmp") {
-            Err(
-                "unfinished temporary file (an interrupted solve); `retro solve` rebuilds it"
-                    .to_string(),
-            )
-        } else if is_oaq_file(f) {
-            OaqTable::open(f).map_err(|e| e.to_string()).and_then(|t| {
-                placed(f, "oaq", &t.header.fingerprint, "game.rtb")?;
-                Ok(format!(
-                    "Ô Ăn Quan, {} positions ({})",
-                    t.header.positions(),
-                    t.header.fingerprint
-                ))
-            })
-        } else {
-            Table::open(f).map_err(|e| e.to_string()).and_then(|t| {
-                let h = t.header;
-                let game = game_name(h.game)
-                    .ok_or_else(|| format!("{}: unknown game id {}", f.display(), h.game))?;
-                placed(f, game, &h.fingerprint, &format!("sector_{}.rtb", h.sector))?;
-                Ok(format!(
-                    "{game} sector {} slots {} ({})",
-                    h.sector, h.slots, h.fingerprint
-                ))
-            })
-        };
-        match r {
+        match verify_file(f) {
             Ok(what) => {
                 if !as_json {
                     println!("ok    {}  {what}", f.display());

@@ -1,27 +1,18 @@
-//! Retrograde analysis of Mill games into memory-mapped tables, and probing them.
+//! Retrograde analysis of the three game families into tables, and the searches that use them.
+//!
+//! - [`sectors`]: the generic sector solver (Mill and Dara): positions indexed by material
+//!   (sectors), retrograde analysis of a unit, the driver that solves sectors in order and
+//!   resumes, and probing the tables by position.
+//! - [`mill`], [`dara`]: each game's glue for the sector solver (rules adapter, move generator)
+//!   and its search.
+//! - [`oaq`]: Ô Ăn Quan, a score game with cycles: its index, the two score solvers, their
+//!   checkpoints, the compact table writer and probing by position.
+//! - [`search`]: what the three games' searches share.
+//!
+//! The table formats themselves are the `retro_tables` crate.
 
-pub mod dara_search;
-pub mod db;
-pub mod index;
-pub mod mill_gen;
-pub mod mill_removal;
-pub mod mill_search;
-pub mod oaq_big;
-pub mod oaq_big_checkpoint;
-pub mod oaq_checkpoint;
-pub mod oaq_compact;
-pub mod oaq_index;
-pub mod oaq_search;
-pub mod oaq_solve;
-pub mod oaq_table;
-pub mod ranked_bits;
-pub mod resources;
-pub mod retro;
-pub mod rules;
-pub mod search_common;
-pub mod sector;
-pub mod solve;
-pub mod table;
-#[cfg(test)]
-mod test_positions;
-pub mod value;
+pub mod dara;
+pub mod mill;
+pub mod oaq;
+pub mod search;
+pub mod sectors;

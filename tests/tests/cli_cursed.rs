@@ -10,8 +10,8 @@
 
 use retro_engine::mill::{Mill, Position, Profile};
 use retro_engine::Color;
-use retro_solver::db::Db;
-use retro_solver::value::Value as V;
+use retro_solver::mill::Db;
+use retro_tables::value::Value as V;
 use retro_tests::{retro, stderr, stdout};
 use serde_json::Value;
 

@@ -57,7 +57,7 @@ fn reference() -> &'static Reference {
 
 /// The folder of the default rules' tables under `dir`.
 fn folder(dir: &Path) -> PathBuf {
-    retro_solver::db::Db::new(
+    retro_solver::sectors::db::Db::new(
         retro_engine::mill::Mill::new(retro_engine::mill::Profile::default()),
         dir,
     )
@@ -73,11 +73,11 @@ fn stem(folder: &Path, sector: &str) -> PathBuf {
     else {
         panic!("sector name {sector}")
     };
-    let db = retro_solver::db::Db::new(
+    let db = retro_solver::sectors::db::Db::new(
         retro_engine::mill::Mill::new(retro_engine::mill::Profile::default()),
         folder.parent().unwrap(),
     );
-    let path = db.path(retro_solver::sector::SectorKey { w, b, wf, bf });
+    let path = db.path(retro_solver::sectors::sector::SectorKey { w, b, wf, bf });
     assert_eq!(path.parent(), Some(folder));
     path.with_extension("")
 }

@@ -267,7 +267,7 @@ fn solve_that_cannot_write_fails_naming_the_path() {
     let ro = t.path().join("read-only");
     std::fs::create_dir(&ro).unwrap();
     let dir = t.path().join("ro-folder");
-    let folder = retro_solver::db::Db::new(
+    let folder = retro_solver::sectors::db::Db::new(
         retro_engine::mill::Mill::new(retro_engine::mill::Profile::default()),
         &dir,
     )
@@ -315,11 +315,11 @@ fn solve_that_cannot_write_fails_naming_the_path() {
     // The table's temporary file cannot be created (a directory is in its place): the unit is
     // solved, then writing its table fails.
     let dir = t.path().join("blocked");
-    let db = retro_solver::db::Db::new(
+    let db = retro_solver::sectors::db::Db::new(
         retro_engine::mill::Mill::new(retro_engine::mill::Profile::default()),
         &dir,
     );
-    let rtb = db.path(retro_solver::sector::SectorKey {
+    let rtb = db.path(retro_solver::sectors::sector::SectorKey {
         w: 3,
         b: 3,
         wf: 0,

@@ -4,12 +4,12 @@
 
 use retro_engine::dara::{Dara, Position};
 use retro_engine::Color;
-use retro_solver::dara_search::{search, value_of, Limits, Tables};
-use retro_solver::db::Db;
-use retro_solver::rules::{no_four, DaraRules};
-use retro_solver::sector::SectorKey;
-use retro_solver::solve::solve;
-use retro_solver::value::Value;
+use retro_solver::dara::rules::{no_four, DaraRules};
+use retro_solver::dara::search::{search, value_of, Limits, Tables};
+use retro_solver::sectors::db::Db;
+use retro_solver::sectors::sector::SectorKey;
+use retro_solver::sectors::solve::solve;
+use retro_tables::value::Value;
 use retro_tests::{retro, stderr, stdout};
 use std::path::Path;
 

@@ -3,11 +3,12 @@
 //! search where the search reaches the end of every line, and end to end through the binary.
 
 use retro_engine::oaq::{Oaq, OaqProfile, Position};
-use retro_solver::oaq_big::solve_big;
-use retro_solver::oaq_index::OaqIndex;
-use retro_solver::oaq_search::{search, Limits};
-use retro_solver::oaq_solve::solve;
-use retro_solver::oaq_table::{write, OaqHeader, OaqTable};
+use retro_solver::oaq::big::solve_big;
+use retro_solver::oaq::index::OaqIndex;
+use retro_solver::oaq::search::{search, Limits};
+use retro_solver::oaq::solve::solve;
+use retro_solver::oaq::table::OaqProbe;
+use retro_tables::oaq_table::{write, OaqHeader, OaqTable};
 use retro_tests::{retro, stderr, stdout};
 use std::collections::HashMap;
 
@@ -305,7 +306,7 @@ fn solve_analyse_verify_end_to_end() {
         .path()
         .join(format!(
             "oaq-{:016x}",
-            retro_solver::db::fingerprint_hash(&g11.profile.fingerprint())
+            retro_solver::sectors::db::fingerprint_hash(&g11.profile.fingerprint())
         ))
         .join("game.rtb");
     std::fs::create_dir_all(other.parent().unwrap()).unwrap();
@@ -326,7 +327,7 @@ fn refuses_damage(
     width: usize,
     forged: &dyn Fn(&[u8]) -> Vec<u8>,
 ) -> usize {
-    use retro_solver::table::{checksum, HEADER_SIZE, TRAILER_SIZE};
+    use retro_tables::format::{checksum, HEADER_SIZE, TRAILER_SIZE};
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.rtb");
     let refused = |bytes: &[u8]| {
@@ -401,9 +402,9 @@ fn refuses_damage(
 
 #[test]
 fn damaged_oaq_tables_are_refused() {
-    use retro_solver::oaq_compact;
-    use retro_solver::ranked_bits::{blocks_for, BLOCK_BYTES};
-    use retro_solver::table::{checksum, HEADER_SIZE, TRAILER_SIZE};
+    use retro_solver::oaq::ranked_bits::{blocks_for, BLOCK_BYTES};
+    use retro_tables::format::{checksum, HEADER_SIZE, TRAILER_SIZE};
+    use retro_tables::oaq_compact;
     let g = game("1,0");
     let solved = solve(&g, &()).unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -542,7 +543,7 @@ fn a_dense_table_of_an_earlier_version_is_rewritten_compact() {
         let dir = tempfile::tempdir().unwrap();
         let folder = format!(
             "oaq-{:016x}",
-            retro_solver::db::fingerprint_hash(&g.profile.fingerprint())
+            retro_solver::sectors::db::fingerprint_hash(&g.profile.fingerprint())
         );
         let path = dir.path().join(&folder).join("game.rtb");
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();

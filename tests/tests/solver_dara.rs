@@ -3,12 +3,12 @@
 
 use retro_engine::dara::{Dara, Position};
 use retro_engine::Color;
-use retro_solver::db::Db;
-use retro_solver::index::{rank_set, spread, squeeze, unrank_set, BINOM};
-use retro_solver::rules::{no_four, DaraRules};
-use retro_solver::sector::{Folded, SectorKey};
-use retro_solver::solve::solve;
-use retro_solver::value::Value;
+use retro_solver::dara::rules::{no_four, DaraRules};
+use retro_solver::sectors::db::Db;
+use retro_solver::sectors::index::{rank_set, spread, squeeze, unrank_set, BINOM};
+use retro_solver::sectors::solve::solve;
+use retro_solver::sectors::{folded::Folded, sector::SectorKey};
+use retro_tables::value::Value;
 
 const ALL: u32 = (1 << 30) - 1;
 

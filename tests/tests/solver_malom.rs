@@ -2,11 +2,11 @@
 //! every raw position's value and distance (counts.tsv) and 900 sample positions (samples.tsv).
 
 use retro_engine::mill::{Mill, Profile};
-use retro_solver::db::Db;
-use retro_solver::index::{spread, unrank_set, BINOM};
-use retro_solver::sector::{Folded, SectorKey};
-use retro_solver::solve::solve;
-use retro_solver::value::Value;
+use retro_solver::mill::Db;
+use retro_solver::sectors::index::{spread, unrank_set, BINOM};
+use retro_solver::sectors::solve::solve;
+use retro_solver::sectors::{folded::Folded, sector::SectorKey};
+use retro_tables::value::Value;
 use retro_tests::reference;
 
 #[test]

@@ -3,8 +3,10 @@
 
 use retro_engine::mill::{EndReason, Mill, Profile, PRESETS};
 use retro_engine::Color;
-use retro_solver::mill_gen::{Children, Gen};
-use retro_solver::sector::{unsupported, Folded};
+use retro_solver::mill::gen::Gen;
+use retro_solver::mill::sectors::unsupported;
+use retro_solver::sectors::children::Children;
+use retro_solver::sectors::folded::Folded;
 
 struct Rng(u64);
 impl Rng {

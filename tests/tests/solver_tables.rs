@@ -3,12 +3,12 @@
 
 use retro_engine::mill::{Mill, Profile};
 use retro_engine::Color;
-use retro_solver::db::{Db, ProbeError};
-use retro_solver::index::{spread, unrank_set, BINOM};
-use retro_solver::sector::{Folded, SectorKey};
-use retro_solver::solve::solve;
-use retro_solver::table::Table;
-use retro_solver::value::Value;
+use retro_solver::sectors::db::{Db, ProbeError};
+use retro_solver::sectors::index::{spread, unrank_set, BINOM};
+use retro_solver::sectors::solve::solve;
+use retro_solver::sectors::{folded::Folded, sector::SectorKey};
+use retro_tables::sector_table::Table;
+use retro_tables::value::Value;
 use std::collections::HashMap;
 
 /// Naive solver: every raw position of a moving-phase sector (both sides to move fold to the same
@@ -138,7 +138,9 @@ fn six_mens_morris_is_a_draw() {
     let db = Db::new(m, dir.path());
     let reports = solve(
         &db,
-        &[retro_solver::sector::start_sector(&db.game().profile)],
+        &[retro_solver::mill::sectors::start_sector(
+            &db.game().profile,
+        )],
         &(),
     )
     .unwrap();
@@ -147,7 +149,9 @@ fn six_mens_morris_is_a_draw() {
     // Running again keeps every table.
     let again = solve(
         &db,
-        &[retro_solver::sector::start_sector(&db.game().profile)],
+        &[retro_solver::mill::sectors::start_sector(
+            &db.game().profile,
+        )],
         &(),
     )
     .unwrap();

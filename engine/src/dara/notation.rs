@@ -270,4 +270,51 @@ impl Dara {
             "not among the legal moves".into()
         }))
     }
+
+    /// The board as players see it, with stones in hand and the side to move.
+    pub fn diagram(&self, p: &Position) -> String {
+        let mut out = String::new();
+        for rank in (0..5).rev() {
+            out.push_str(&format!("{} ", rank + 1));
+            for c in 0..6 {
+                let bit = 1u32 << (6 * rank + c);
+                out.push_str(if p.stones[0] & bit != 0 {
+                    " W"
+                } else if p.stones[1] & bit != 0 {
+                    " B"
+                } else {
+                    " ·"
+                });
+            }
+            out.push('\n');
+        }
+        out.push_str("   a b c d e f\n");
+        out.push_str(&format!(
+            "White: {} on board, {} in hand   Black: {} on board, {} in hand\n",
+            p.stones[0].count_ones(),
+            p.hand[0],
+            p.stones[1].count_ones(),
+            p.hand[1]
+        ));
+        match self.outcome(p) {
+            Some((loser, why)) => out.push_str(&format!(
+                "Game over: {} wins ({why:?})\n",
+                loser.other().name()
+            )),
+            None => out.push_str(&format!(
+                "{} to {}\n",
+                if p.side == Color::White {
+                    "White"
+                } else {
+                    "Black"
+                },
+                if p.hand[p.side.index()] > 0 {
+                    "drop"
+                } else {
+                    "move"
+                }
+            )),
+        }
+        out
+    }
 }

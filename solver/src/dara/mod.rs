@@ -1,0 +1,4 @@
+//! Dara in the solver: the movement phase for the sector solver, and the search.
+
+pub mod rules;
+pub mod search;

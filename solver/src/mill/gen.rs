@@ -1,0 +1,276 @@
+//! The solver's own move generator on folded positions (side to move first).
+//!
+//! Equivalent to the engine's compound moves for the profiles the solver supports (a test
+//! compares them), but without building engine positions, sorting or allocating: children are
+//! pushed into a reused buffer, and a move that wins at once is reported as such.
+
+use crate::sectors::children::Children;
+use crate::sectors::folded::Folded;
+use retro_engine::mill::{Bits, Geometry, Mill, MillAction, Profile};
+
+/// Move generation for one rule profile.
+#[derive(Clone)]
+pub struct Gen {
+    geo: &'static Geometry,
+    flying: bool,
+    fly_at: u32,
+    min_stones: u32,
+    from_hand: bool,
+    remove_from_mills: bool,
+    remove_per_mill: bool,
+    move_in_placing: bool,
+}
+
+impl Gen {
+    /// The generator for a game's rules.
+    pub fn new(game: &Mill) -> Gen {
+        let p: &Profile = &game.profile;
+        Gen {
+            geo: game.geo,
+            flying: p.flying,
+            fly_at: p.fly_at as u32,
+            min_stones: p.min_stones as u32,
+            from_hand: p.mill_action == MillAction::RemoveFromHand,
+            remove_from_mills: p.remove_from_mills,
+            remove_per_mill: p.remove_per_mill,
+            move_in_placing: p.move_in_placing,
+        }
+    }
+
+    #[inline]
+    fn mills_at(&self, own: Bits, to: usize) -> u32 {
+        let [a, b, c] = self.geo.mills_through[to];
+        (a != 0 && own & a == a) as u32
+            + (b != 0 && own & b == b) as u32
+            + (c != 0 && own & c == c) as u32
+    }
+
+    #[inline]
+    fn removable(&self, opp: Bits) -> Bits {
+        if self.remove_from_mills {
+            return opp;
+        }
+        let free = opp & !self.geo.in_mills(opp);
+        if free != 0 {
+            free
+        } else {
+            opp
+        }
+    }
+
+    /// Pushes the children of a move by the side to move that leaves its stones as `own` with
+    /// `own_hand` in hand, having made `mills` mills (placement when `placed`).
+    #[inline(never)]
+    fn after(
+        &self,
+        f: &Folded,
+        own: Bits,
+        own_hand: u8,
+        mills: u32,
+        placed: bool,
+        out: &mut Children,
+    ) {
+        let (opp, opp_hand) = (f.opp, f.opp_hand);
+        let child = |o: Bits, oh: u8| Folded {
+            own: o,
+            opp: own,
+            own_hand: oh,
+            opp_hand: own_hand,
+        };
+        if mills == 0 {
+            out.list.push(child(opp, opp_hand));
+            return;
+        }
+        if placed && self.from_hand && opp_hand > 0 {
+            if opp.count_ones() + opp_hand as u32 - 1 < self.min_stones {
+                out.wins_now = true;
+            } else {
+                out.list.push(child(opp, opp_hand - 1));
+            }
+            return;
+        }
+        if opp == 0 {
+            out.list.push(child(opp, opp_hand));
+            return;
+        }
+        let want = if self.remove_per_mill {
+            mills.min(opp.count_ones())
+        } else {
+            1
+        };
+        if want == 1 {
+            // One removal (what `remove` does for n = 1, without the recursion).
+            if opp.count_ones() - 1 + (opp_hand as u32) < self.min_stones {
+                out.wins_now = true;
+                return;
+            }
+            let mut r = *out.removable.get_or_insert_with(|| self.removable(opp));
+            while r != 0 {
+                let x = r & r.wrapping_neg();
+                r &= r - 1;
+                out.list.push(child(opp ^ x, opp_hand));
+            }
+            return;
+        }
+        let start = out.list.len();
+        self.remove(opp, opp_hand, want, &|o| child(o, opp_hand), out);
+        if want > 1 && !out.wins_now {
+            // The same set of stones can be removed in different orders.
+            let tail = &mut out.list[start..];
+            tail.sort_unstable_by_key(|c| c.own);
+            let mut keep = start;
+            for i in start..out.list.len() {
+                if i == start || out.list[i].own != out.list[keep - 1].own {
+                    out.list[keep] = out.list[i];
+                    keep += 1;
+                }
+            }
+            out.list.truncate(keep);
+        }
+    }
+
+    /// Pushes the results of `n` more removals from `opp` (reporting a win as soon as the
+    /// opponent is left with too few stones).
+    fn remove(
+        &self,
+        opp: Bits,
+        opp_hand: u8,
+        n: u32,
+        child: &dyn Fn(Bits) -> Folded,
+        out: &mut Children,
+    ) {
+        if n == 0 || opp == 0 {
+            out.list.push(child(opp));
+            return;
+        }
+        if opp.count_ones() - 1 + (opp_hand as u32) < self.min_stones {
+            out.wins_now = true;
+            return;
+        }
+        let mut r = self.removable(opp);
+        while r != 0 {
+            let x = r & r.wrapping_neg();
+            r &= r - 1;
+            self.remove(opp ^ x, opp_hand, n - 1, child, out);
+            if out.wins_now {
+                return;
+            }
+        }
+    }
+
+    /// The slides (or flies) of [`Gen::children_counting`] with `count_plain`: those making no
+    /// mill are counted by sets, those making one are listed with their removals.
+    #[inline]
+    fn count_slides(&self, f: &Folded, empty: Bits, fly: bool, out: &mut Children) {
+        let g = self.geo;
+        // The mills with two own stones and an empty third point: a stone from outside such a
+        // mill moving onto that point closes it (and only such moves close a mill).
+        let mut open: u32 = 0;
+        for (i, &m) in g.mills[..g.mill_count].iter().enumerate() {
+            if (f.own & m).count_ones() == 2 && m & empty != 0 {
+                open |= 1 << i;
+            }
+        }
+        let mut set = f.own;
+        while set != 0 {
+            let from = set.trailing_zeros() as usize;
+            set &= set - 1;
+            let dests = if fly { empty } else { g.adjacent[from] & empty };
+            let mut closing = 0;
+            let mut o = open;
+            while o != 0 {
+                let m = g.mills[o.trailing_zeros() as usize];
+                o &= o - 1;
+                if m & (1 << from) == 0 {
+                    closing |= m & empty;
+                }
+            }
+            closing &= dests;
+            out.plain += (dests & !closing).count_ones() as usize;
+            while closing != 0 {
+                let to = closing.trailing_zeros() as usize;
+                closing &= closing - 1;
+                let own = f.own ^ (1 << from) ^ (1 << to);
+                let mills = self.mills_at(own, to);
+                self.after(f, own, f.own_hand, mills, false, out);
+                if out.wins_now {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Every move of a position that is not over by material. An empty result (and no win)
+    /// means the side to move has no legal move.
+    pub fn children(&self, f: &Folded, out: &mut Children) {
+        self.children_counting(f, out, false)
+    }
+
+    /// [`Gen::children`], except that with `count_plain` the slides and flies that make no
+    /// mill are only counted (in `out.plain`), not listed: they all lead to the colour-swapped
+    /// sector with the opponent's stones unchanged, and a caller that needs no more than their
+    /// number saves building them.
+    pub fn children_counting(&self, f: &Folded, out: &mut Children, count_plain: bool) {
+        out.list.clear();
+        out.wins_now = false;
+        out.plain = 0;
+        let g = self.geo;
+        let empty = g.all & !(f.own | f.opp);
+        out.removable = None;
+        if f.own_hand > 0 {
+            let mut e = empty;
+            while e != 0 {
+                let to = e.trailing_zeros() as usize;
+                e &= e - 1;
+                let own = f.own | (1 << to);
+                let mills = self.mills_at(own, to);
+                if mills == 0 {
+                    out.list.push(Folded {
+                        own: f.opp,
+                        opp: own,
+                        own_hand: f.opp_hand,
+                        opp_hand: f.own_hand - 1,
+                    });
+                    continue;
+                }
+                self.after(f, own, f.own_hand - 1, mills, true, out);
+                if out.wins_now {
+                    return;
+                }
+            }
+            if !self.move_in_placing {
+                return;
+            }
+        }
+        let fly = self.flying && f.own_hand == 0 && f.own.count_ones() <= self.fly_at;
+        if count_plain {
+            self.count_slides(f, empty, fly, out);
+            return;
+        }
+        let mut set = f.own;
+        while set != 0 {
+            let from = set.trailing_zeros() as usize;
+            set &= set - 1;
+            let mut dests = if fly { empty } else { g.adjacent[from] & empty };
+            while dests != 0 {
+                let to = dests.trailing_zeros() as usize;
+                dests &= dests - 1;
+                let own = f.own ^ (1 << from) ^ (1 << to);
+                let mills = self.mills_at(own, to);
+                if mills == 0 {
+                    out.list.push(Folded {
+                        own: f.opp,
+                        opp: own,
+                        own_hand: f.opp_hand,
+                        opp_hand: f.own_hand,
+                    });
+                    continue;
+                }
+                self.after(f, own, f.own_hand, mills, false, out);
+                if out.wins_now {
+                    return;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! Mill for the sector solver: the engine's rules behind the [`SectorRules`] interface.
+
+use crate::mill::gen::Gen;
+use crate::sectors::children::Children;
+use crate::sectors::folded::Folded;
+use crate::sectors::index::Shape;
+use crate::sectors::rules::SectorRules;
+use retro_engine::mill::Mill;
+use retro_tables::{SectorKey, GAME_MILL};
+
+/// Mill rules for the solver.
+pub struct MillRules {
+    /// The game.
+    pub game: Mill,
+    gen: Gen,
+}
+
+impl MillRules {
+    /// Wraps a Mill game.
+    pub fn new(game: Mill) -> MillRules {
+        let gen = Gen::new(&game);
+        MillRules { game, gen }
+    }
+}
+
+impl SectorRules for MillRules {
+    fn name(&self) -> &'static str {
+        "mill"
+    }
+    fn game_id(&self) -> u32 {
+        GAME_MILL
+    }
+    fn fingerprint(&self) -> String {
+        self.game.profile.fingerprint()
+    }
+    fn shape(&self) -> Shape {
+        Shape::Mill(self.game.geo)
+    }
+    fn unsupported(&self) -> Option<String> {
+        crate::mill::sectors::unsupported(&self.game.profile).map(str::to_string)
+    }
+    fn lost(&self, on_board: u8, in_hand: u8) -> bool {
+        crate::mill::sectors::lost(&self.game.profile, on_board, in_hand)
+    }
+    fn successors(&self, k: SectorKey) -> Vec<SectorKey> {
+        crate::mill::sectors::successors(&self.game.profile, k)
+    }
+    fn children(&self, f: &Folded, out: &mut Children) {
+        self.gen.children(f, out)
+    }
+    fn children_counting(&self, f: &Folded, out: &mut Children, count_plain: bool) {
+        self.gen.children_counting(f, out, count_plain)
+    }
+    fn unmoves(&self, child: &Folded, out: &mut Vec<Folded>) {
+        crate::mill::unmoves::unmoves(&self.game, child, out)
+    }
+}

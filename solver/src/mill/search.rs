@@ -1,0 +1,587 @@
+//! Search for Mill positions no table holds (e.g. placement positions when only the endgame
+//! tables exist): iterative deepening negamax with alpha-beta, a transposition table and the
+//! tables of the directory at the leaves.
+//!
+//! Scores follow [`crate::dara::search`]: from the side to move's point of view, a won or lost
+//! line scores `±(MATE - plies)` counting plies from the root, and only the end of the game or a
+//! table gives such a score; lines cut off by the depth limit score a material estimate, far
+//! from the mate range. A result is *proven* when every line that decided it ended in a
+//! finished game or a table entry, or when it is a win found within the horizon.
+//!
+//! A move is one ply, removals included. The turn passes after most moves; when it does not
+//! (the game ended on the move, or both sides owe removals), the position after the move is
+//! scored from the mover's side rather than negated.
+
+use crate::search::common::{score_of, Bound, Entry, MATE, MATE_BOUND};
+
+/// A root move with its score.
+pub type ScoredMove = crate::search::common::ScoredMove<Move>;
+/// The result of a search (root moves best first, ties in move-text order).
+pub type SearchResult = crate::search::common::SearchResult<Move>;
+use crate::mill::Db;
+use crate::sectors::db::ProbeError;
+use crate::sectors::folded::Folded;
+use retro_engine::mill::{Mill, Move, Position};
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::Instant;
+
+/// Limits of a search (the same as the Ô Ăn Quan search's).
+pub use crate::search::common::Limits;
+
+const INF: i32 = MATE + 1;
+
+/// Everything of a position the rules depend on (not the move counters).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Key(u64, u64, u64);
+
+fn key(p: &Position) -> Key {
+    Key(
+        p.stones[0] as u64
+            | (p.stones[1] as u64) << 24
+            | (p.hand[0] as u64) << 48
+            | (p.hand[1] as u64) << 53
+            | (p.side.index() as u64) << 58
+            | (p.placing as u64) << 59
+            | (p.stalemate_removal as u64) << 60
+            | (p.board_full_loss as u64) << 61,
+        p.marked as u64 | (p.pending[0] as u8 as u64) << 32 | (p.pending[1] as u8 as u64) << 40,
+        p.formed[0] as u64 | (p.formed[1] as u64) << 32,
+    )
+}
+
+/// A fast multiply-rotate hasher for the transposition table's keys.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type Tt = HashMap<Key, Entry<Move>, BuildHasherDefault<KeyHasher>>;
+
+/// Mate scores are stored relative to the node, so they stay right at any distance from the root.
+fn to_tt(score: i32, ply: u32) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: u32) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Number of slides from `own` onto empty neighbouring points.
+fn mobility(m: &Mill, own: u32, empty: u32) -> i32 {
+    let mut n = 0;
+    let mut s = own;
+    while s != 0 {
+        let i = s.trailing_zeros() as usize;
+        s &= s - 1;
+        n += (m.geo.adjacent[i] & empty).count_ones() as i32;
+    }
+    n
+}
+
+/// Estimate for a line cut off by the depth limit: material (board and hand), then mobility.
+pub fn evaluate(m: &Mill, p: &Position) -> i32 {
+    let (s, o) = (p.side.index(), p.side.other().index());
+    let material = (p.stones[s].count_ones() as i32 + p.hand[s] as i32)
+        - (p.stones[o].count_ones() as i32 + p.hand[o] as i32);
+    let empty = m.empty(p);
+    100 * material + mobility(m, p.stones[s], empty) - mobility(m, p.stones[o], empty)
+}
+
+const TT_LIMIT: usize = 4_000_000;
+
+struct Searcher<'a> {
+    db: &'a Db,
+    game: &'a Mill,
+    /// Whether the rules are ones tables can exist for.
+    probe: bool,
+    /// Sectors (packed keys) found to have no table.
+    missing: HashSet<u32, BuildHasherDefault<KeyHasher>>,
+    tt: Tt,
+    /// Move lists, one per ply, reused.
+    lists: Vec<Vec<(Move, Position)>>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
+    error: Option<ProbeError>,
+}
+
+impl Searcher<'_> {
+    /// The table value of `p` as a score at `ply`, if a table holds it.
+    fn probe(&mut self, p: &Position, ply: u32) -> Result<Option<i32>, ProbeError> {
+        // Tables hold positions at the start of a ply under rules with no extra state.
+        if !self.probe || p.pending != [0, 0] || p.marked != 0 || p.stalemate_removal {
+            return Ok(None);
+        }
+        let f = Folded::from_position(p);
+        let packed = f.packed_key();
+        if self.missing.contains(&packed) {
+            return Ok(None);
+        }
+        match self.db.value_folded(&f) {
+            Ok(v) => Ok(Some(score_of(v, ply))),
+            Err(ProbeError::Missing { .. }) => {
+                self.missing.insert(packed);
+                Ok(None)
+            }
+            // The position is one the tables describe, so this is a table that failed to open
+            // (the `Db` keeps only the message): open it again for the real error.
+            Err(e @ ProbeError::Unsupported(_)) => match self.db.open_checked(f.key()) {
+                Err(t @ ProbeError::Table(_)) => Err(t),
+                _ => Err(e),
+            },
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Negamax within (alpha, beta); returns the score and whether it is exact.
+    fn search(
+        &mut self,
+        p: &Position,
+        depth: u32,
+        ply: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, bool) {
+        self.nodes += 1;
+        if self.nodes & 0xfff == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.aborted = true;
+                }
+            }
+        }
+        if self.aborted {
+            return (0, false);
+        }
+        let game = self.game;
+        if game.decided(p) {
+            let over = game.outcome(p).expect("a decided game is over");
+            let mate = MATE - ply as i32;
+            return (if over.loser == p.side { -mate } else { mate }, true);
+        }
+        match self.probe(p, ply) {
+            Ok(Some(s)) => return (s, true),
+            Ok(None) => {}
+            Err(e) => {
+                self.error = Some(e);
+                self.aborted = true;
+                return (0, false);
+            }
+        }
+        if depth == 0 {
+            if game.count_steps(p) == 0 {
+                return (-(MATE - ply as i32), true);
+            }
+            return (evaluate(game, p), false);
+        }
+        let ply_index = ply as usize;
+        if self.lists.len() <= ply_index {
+            self.lists.resize_with(ply_index + 1, Vec::new);
+        }
+        let mut list = std::mem::take(&mut self.lists[ply_index]);
+        game.moves(p, &mut list);
+        let r = self.expand(p, &mut list, depth, ply, &mut alpha, beta);
+        self.lists[ply_index] = list;
+        r
+    }
+
+    /// The inner part of [`Searcher::search`]: the moves of `p`, searched.
+    fn expand(
+        &mut self,
+        p: &Position,
+        list: &mut [(Move, Position)],
+        depth: u32,
+        ply: u32,
+        alpha: &mut i32,
+        beta: i32,
+    ) -> (i32, bool) {
+        if list.is_empty() {
+            return (-(MATE - ply as i32), true);
+        }
+        let k = key(p);
+        let mut hint = None;
+        if let Some(e) = self.tt.get(&k) {
+            hint = Some(e.best);
+            if e.depth >= depth || e.proven {
+                let v = from_tt(e.value, ply);
+                match e.bound {
+                    Bound::Exact => return (v, e.proven),
+                    Bound::Lower if v >= beta => return (v, e.proven),
+                    Bound::Upper if v <= *alpha => return (v, e.proven),
+                    _ => {}
+                }
+            }
+        }
+        // The table's best move first, then removals, then the rest.
+        list.sort_by_key(|(m, _)| {
+            if Some(*m) == hint {
+                0
+            } else if m.removed != 0 {
+                1
+            } else {
+                2
+            }
+        });
+        let alpha0 = *alpha;
+        let mut best = -INF;
+        let mut best_move = list[0].0;
+        let mut proven = true;
+        for (m, q) in list.iter() {
+            let (score, pr) = if q.side == p.side {
+                self.search(q, depth - 1, ply + 1, *alpha, beta)
+            } else {
+                let (v, pr) = self.search(q, depth - 1, ply + 1, -beta, -*alpha);
+                (-v, pr)
+            };
+            if self.aborted {
+                return (0, false);
+            }
+            if score > best {
+                best = score;
+                best_move = *m;
+            }
+            if best > *alpha {
+                *alpha = best;
+            }
+            if *alpha >= beta {
+                // A lower bound: exact if the refuting line is.
+                proven = pr;
+                break;
+            }
+            proven &= pr;
+        }
+        // A win found within the horizon is the fastest there is: a faster one would have been
+        // found too.
+        if best >= MATE_BOUND && MATE - best - ply as i32 <= depth as i32 {
+            proven = true;
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        if self.tt.len() >= TT_LIMIT {
+            self.tt.clear();
+        }
+        self.tt.insert(
+            k,
+            Entry {
+                depth,
+                value: to_tt(best, ply),
+                bound,
+                proven,
+                best: best_move,
+            },
+        );
+        (best, proven)
+    }
+}
+
+/// Searches a position within the limits, probing the tables of `db` where they exist.
+/// `Ok(None)` when the game is over at `p`; an error when a table the search needed is damaged.
+pub fn search(db: &Db, p: &Position, limits: Limits) -> Result<Option<SearchResult>, ProbeError> {
+    let game = db.game();
+    if game.outcome(p).is_some() {
+        return Ok(None);
+    }
+    let start = Instant::now();
+    let mut s = Searcher {
+        db,
+        game,
+        probe: crate::mill::sectors::unsupported(&game.profile).is_none(),
+        missing: HashSet::default(),
+        tt: Tt::default(),
+        lists: Vec::new(),
+        nodes: 0,
+        deadline: limits.time.map(|t| start + t),
+        aborted: false,
+        error: None,
+    };
+    let mut roots = Vec::new();
+    game.moves(p, &mut roots);
+    let texts: HashMap<Move, String> = roots
+        .iter()
+        .map(|(m, _)| (*m, game.format_move(m)))
+        .collect();
+    let mut done: Option<SearchResult> = None;
+    for depth in 1..=limits.depth.max(1) {
+        let mut moves = Vec::new();
+        // Search the previous iteration's best moves first: it fills the table for the rest.
+        if let Some(prev) = &done {
+            let order: Vec<Move> = prev.moves.iter().map(|m| m.mv).collect();
+            roots.sort_by_key(|(m, _)| order.iter().position(|x| x == m));
+        }
+        for (mv, q) in &roots {
+            let (score, pr) = if q.side == p.side {
+                s.search(q, depth - 1, 1, -INF, INF)
+            } else {
+                let (v, pr) = s.search(q, depth - 1, 1, -INF, INF);
+                (-v, pr)
+            };
+            moves.push(ScoredMove {
+                mv: *mv,
+                score,
+                proven: pr,
+            });
+            if s.aborted {
+                break;
+            }
+        }
+        if let Some(e) = s.error.take() {
+            return Err(e);
+        }
+        if s.aborted {
+            break;
+        }
+        moves.sort_by(|a, b| b.score.cmp(&a.score).then(texts[&a.mv].cmp(&texts[&b.mv])));
+        let score = moves[0].score;
+        let proven =
+            moves.iter().all(|m| m.proven) || (score >= MATE_BOUND && MATE - score <= depth as i32);
+        done = Some(SearchResult {
+            score,
+            depth,
+            proven,
+            moves,
+            nodes: s.nodes,
+        });
+        if proven {
+            break;
+        }
+    }
+    let mut r = done.unwrap_or_else(|| {
+        let mut moves: Vec<ScoredMove> = roots
+            .iter()
+            .map(|(mv, _)| ScoredMove {
+                mv: *mv,
+                score: 0,
+                proven: false,
+            })
+            .collect();
+        moves.sort_by(|a, b| texts[&a.mv].cmp(&texts[&b.mv]));
+        SearchResult {
+            score: 0,
+            depth: 0,
+            proven: false,
+            moves,
+            nodes: 0,
+        }
+    });
+    r.nodes = s.nodes;
+    Ok(Some(r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::common::value_of;
+    use crate::sectors::sector::SectorKey;
+    use crate::sectors::solve::solve;
+    use retro_engine::mill::Profile;
+    use retro_tables::value::Value;
+    use std::time::Duration;
+
+    const K33: SectorKey = SectorKey {
+        w: 3,
+        b: 3,
+        wf: 0,
+        bf: 0,
+    };
+    const K43: SectorKey = SectorKey {
+        w: 4,
+        b: 3,
+        wf: 0,
+        bf: 0,
+    };
+
+    fn nine() -> Mill {
+        Mill::new(Profile::default())
+    }
+
+    fn limits(depth: u32) -> Limits {
+        Limits { depth, time: None }
+    }
+
+    /// The value a proven score stands for.
+    fn proven_value(score: i32) -> Value {
+        value_of(score).unwrap_or_else(|| {
+            assert_eq!(score, 0, "a proven score is a mate score or a draw");
+            Value::Draw
+        })
+    }
+
+    /// The exact value of a move for its mover, from complete tables.
+    fn move_value(db: &Db, p: &Position, q: &Position) -> Value {
+        if q.side == p.side {
+            match db.game().outcome(q) {
+                Some(o) if o.loser != p.side => Value::Win(1),
+                Some(_) => Value::Loss(1),
+                None => db.value(q).unwrap(),
+            }
+        } else {
+            db.value(q).unwrap().parent()
+        }
+    }
+
+    const DEPTH: u32 = 4;
+
+    #[test]
+    fn proven_results_match_the_tables_the_search_lacks() {
+        let partial = tempfile::tempdir().unwrap();
+        let full = tempfile::tempdir().unwrap();
+        let db = Db::new(nine(), partial.path());
+        let truth = Db::new(nine(), full.path());
+        solve(&db, &[K33], &()).unwrap();
+        solve(&truth, &[K43], &()).unwrap();
+        assert!(db.path(K33).exists() && !db.path(K43).exists());
+        assert!(!db.path(K43.swapped()).exists() && truth.path(K43.swapped()).exists());
+        let m = db.game();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut positions =
+            crate::mill::test_positions::random_moving_positions(m, 4, 3, 300, &mut seed);
+        positions.extend(crate::mill::test_positions::random_moving_positions(
+            m, 3, 4, 300, &mut seed,
+        ));
+        let (mut searched, mut proven, mut nodes) = (0, 0, 0);
+        let (mut kinds, mut move_kinds) = ([0; 3], [0; 3]);
+        let kind = |v: Value| match v {
+            Value::Win(_) => 0,
+            Value::Draw => 1,
+            Value::Loss(_) => 2,
+        };
+        for p in &positions {
+            let Some(r) = search(&db, p, limits(DEPTH)).unwrap() else {
+                assert!(m.outcome(p).is_some());
+                continue;
+            };
+            searched += 1;
+            nodes += r.nodes;
+            let fen = m.format_fen(p);
+            if r.proven {
+                proven += 1;
+                let v = proven_value(r.score);
+                assert_eq!(v, truth.value(p).unwrap(), "{fen}: {r:?}");
+                kinds[kind(v)] += 1;
+            }
+            let mut children = Vec::new();
+            m.moves(p, &mut children);
+            assert_eq!(r.moves.len(), children.len());
+            for sm in r.moves.iter().filter(|sm| sm.proven) {
+                let q = children.iter().find(|(mv, _)| *mv == sm.mv).unwrap().1;
+                let text = m.format_move(&sm.mv);
+                let v = proven_value(sm.score);
+                assert_eq!(v, move_value(&truth, p, &q), "{fen} {text}");
+                move_kinds[kind(v)] += 1;
+            }
+        }
+        eprintln!(
+            "{proven} of {searched} positions proven (win/draw/loss {kinds:?}), \
+             proven moves {move_kinds:?}, {nodes} nodes"
+        );
+        // Most of these positions are draws only the missing tables could prove; the quick
+        // wins are proven, and many moves (captures into 3_3, quick losses) are.
+        assert!(searched > 550, "{searched}");
+        assert!(proven >= 25, "only {proven} of {searched} proven");
+        assert!(move_kinds.iter().all(|&n| n > 0), "{move_kinds:?}");
+        assert!(move_kinds.iter().sum::<usize>() >= 1000, "{move_kinds:?}");
+    }
+
+    #[test]
+    fn a_mill_closing_win_in_one_is_found_without_tables() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::new(nine(), dir.path());
+        let m = db.game();
+        // White (4 stones, sliding) closes ring 0's top side (corner, mid-point, corner) by
+        // sliding from the right mid-point to the top-right corner; Black has 3 stones left.
+        let p = m
+            .parse_fen("O*O****O/****O***/@*@*@*** w m s 4 0 3 0 0 0 0 0 0 0 0 0 1")
+            .unwrap();
+        let r = search(&db, &p, limits(4)).unwrap().unwrap();
+        assert!(r.proven, "{r:?}");
+        assert_eq!(value_of(r.score), Some(Value::Win(1)), "{r:?}");
+        assert_eq!(r.depth, 1, "a win in one is proven by the first iteration");
+        // The mill-closing slide with each of Black's three removals wins at once; nothing
+        // else does.
+        let (wins, rest): (Vec<_>, Vec<_>) = r.moves.iter().partition(|sm| sm.mv.removed != 0);
+        assert_eq!(wins.len(), 3, "{r:?}");
+        assert!(wins.iter().all(|sm| sm.proven && sm.score == r.score));
+        assert!(!rest.is_empty() && rest.iter().all(|sm| sm.score < r.score));
+        assert!(r.moves[..3].iter().all(|sm| sm.mv.removed != 0));
+    }
+
+    #[test]
+    fn a_damaged_table_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::new(nine(), dir.path());
+        solve(&db, &[K33], &()).unwrap();
+        let m = db.game();
+        // The side to move (3 stones, flying) closes a mill by flying to ring 0's top-left
+        // corner: the opponent is left with 3, in the 3_3 table.
+        let p = Folded {
+            own: 1 << 0 | 1 << 1 | 1 << 10,
+            opp: 1 << 16 | 1 << 18 | 1 << 20 | 1 << 12,
+            own_hand: 0,
+            opp_hand: 0,
+        }
+        .to_position(m);
+        assert!(search(&db, &p, limits(2)).unwrap().is_some());
+        let path = db.path(K33);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 0x10;
+        std::fs::write(&path, &bytes).unwrap();
+        let db = Db::new(nine(), dir.path());
+        match search(&db, &p, limits(2)) {
+            Err(ProbeError::Table(_)) => {}
+            other => panic!("expected a table error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_start_position_stops_in_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::new(nine(), dir.path());
+        let p = db.game().start();
+        let t = Instant::now();
+        let r = search(
+            &db,
+            &p,
+            Limits {
+                depth: 100,
+                time: Some(Duration::from_millis(300)),
+            },
+        )
+        .unwrap()
+        .unwrap();
+        assert!(t.elapsed() < Duration::from_secs(3));
+        assert!(r.depth >= 2 && !r.proven, "{r:?}");
+        assert_eq!(r.moves.len(), 24);
+        assert!(r.score.abs() < MATE_BOUND);
+    }
+}

@@ -1,0 +1,123 @@
+//! Mill's sectors: which rule profiles the solver handles, when a side has lost, where a move
+//! from a sector can lead, and the sector sets `retro solve mill` names (moving phase, start).
+
+use retro_engine::mill::{MillAction, Profile};
+use retro_tables::SectorKey;
+use std::collections::BTreeSet;
+
+/// Why a rule profile cannot be solved by this solver.
+pub fn unsupported(p: &Profile) -> Option<&'static str> {
+    use retro_engine::mill::rules::{BoardFull, Stalemate};
+    if p.mill_action == MillAction::MarkAndDelay {
+        return Some("marked points (mark-and-delay) are extra state the solver does not index");
+    }
+    if p.mill_action == MillAction::MillCounts {
+        return Some("removals by mill counts at the end of placing are not supported");
+    }
+    if p.one_time_mills {
+        return Some("one-time mills are extra state the solver does not index");
+    }
+    if p.board_full != BoardFull::FirstPlayerLoses {
+        return Some("removals on a full board are not supported");
+    }
+    if p.stalemate != Stalemate::Loss {
+        return Some("stalemate removals are not supported");
+    }
+    if p.defender_first {
+        return Some("defender-first needs the colours, which sectors fold away");
+    }
+    None
+}
+
+/// Whether a side with this material has lost.
+pub fn lost(profile: &Profile, on_board: u8, in_hand: u8) -> bool {
+    on_board + in_hand < profile.min_stones
+}
+
+/// The sectors a move from sector `k` can lead to (terminal sectors left out).
+pub fn successors(profile: &Profile, k: SectorKey) -> Vec<SectorKey> {
+    let mut out = BTreeSet::new();
+    let points = profile.board.geometry().points as u8;
+    let max_rm: u8 = if profile.remove_per_mill { 2 } else { 1 };
+    let mut add = |c: SectorKey| {
+        if !lost(profile, c.w, c.wf) && !lost(profile, c.b, c.bf) {
+            out.insert(c);
+        }
+    };
+    let removals = |b: u8, add: &mut dyn FnMut(u8)| {
+        if b == 0 {
+            add(0);
+        }
+        for r in 1..=max_rm.min(b) {
+            add(r);
+        }
+    };
+    if k.wf > 0 && k.w + k.b < points {
+        // Placement: the opponent is to move next.
+        add(SectorKey {
+            w: k.b,
+            b: k.w + 1,
+            wf: k.bf,
+            bf: k.wf - 1,
+        });
+        if k.w + 1 >= 3 {
+            match profile.mill_action {
+                MillAction::RemoveFromHand if k.bf > 0 => add(SectorKey {
+                    w: k.b,
+                    b: k.w + 1,
+                    wf: k.bf - 1,
+                    bf: k.wf - 1,
+                }),
+                _ => removals(k.b, &mut |r| {
+                    add(SectorKey {
+                        w: k.b - r,
+                        b: k.w + 1,
+                        wf: k.bf,
+                        bf: k.wf - 1,
+                    })
+                }),
+            }
+        }
+    }
+    if (k.wf == 0 || profile.move_in_placing) && k.w > 0 {
+        add(SectorKey {
+            w: k.b,
+            b: k.w,
+            wf: k.bf,
+            bf: k.wf,
+        });
+        if k.w >= 3 {
+            removals(k.b, &mut |r| {
+                add(SectorKey {
+                    w: k.b - r,
+                    b: k.w,
+                    wf: k.bf,
+                    bf: k.wf,
+                })
+            });
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// The moving-phase sectors with 3 to `n` stones a side (no stones in hand).
+pub fn moving_phase(profile: &Profile, n: u8) -> Vec<SectorKey> {
+    let lo = profile.min_stones;
+    let mut v = Vec::new();
+    for w in lo..=n.min(profile.stones) {
+        for b in lo..=n.min(profile.stones) {
+            v.push(SectorKey { w, b, wf: 0, bf: 0 });
+        }
+    }
+    v
+}
+
+/// The sector of the start position.
+pub fn start_sector(profile: &Profile) -> SectorKey {
+    SectorKey {
+        w: 0,
+        b: 0,
+        wf: profile.stones,
+        bf: profile.stones,
+    }
+}

@@ -1,0 +1,3 @@
+//! What the three games' searches share.
+
+pub mod common;

@@ -1,0 +1,177 @@
+//! A directory of sector tables (Mill or Dara) for one rule profile: paths, lazy opening,
+//! probing by position.
+
+use crate::sectors::folded::Folded;
+use crate::sectors::index::BoardIndex;
+use crate::sectors::rules::SectorRules;
+pub use retro_tables::location::fingerprint_hash;
+use retro_tables::location::{profile_folder, sector_file};
+use retro_tables::{SectorKey, Table, TableError, Value};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock, RwLock};
+
+/// Why a position could not be probed.
+#[derive(Debug)]
+pub enum ProbeError {
+    /// The sector's table is not in the directory.
+    Missing {
+        /// The sector.
+        sector: SectorKey,
+        /// Where it was looked for.
+        path: PathBuf,
+    },
+    /// The table exists but cannot be used.
+    Table(TableError),
+    /// The position is not one the tables describe (e.g. a removal is pending).
+    Unsupported(String),
+}
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProbeError::Missing { sector, path } => {
+                write!(
+                    f,
+                    "no table for sector {sector} (looked for {})",
+                    path.display()
+                )
+            }
+            ProbeError::Table(e) => write!(f, "{e}"),
+            ProbeError::Unsupported(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for ProbeError {}
+
+type Slot = OnceLock<Result<Arc<(Table, BoardIndex)>, String>>;
+
+/// The tables of one rule profile in one directory, opened lazily and shared.
+pub struct Db<R: SectorRules> {
+    /// The rules the tables are for.
+    pub rules: R,
+    /// The folder holding this profile's tables.
+    pub folder: PathBuf,
+    fingerprint: String,
+    open: RwLock<HashMap<SectorKey, Arc<Slot>>>,
+}
+
+impl<R: SectorRules> Db<R> {
+    /// The tables of `rules` under `dir` (in a sub-folder named after the game and the rule
+    /// fingerprint).
+    pub fn with_rules(rules: R, dir: &Path) -> Db<R> {
+        let fingerprint = rules.fingerprint();
+        let folder = profile_folder(dir, rules.name(), &fingerprint);
+        Db {
+            rules,
+            folder,
+            fingerprint,
+            open: RwLock::new(HashMap::new()),
+        }
+    }
+
+    /// The rule fingerprint tables must carry.
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+
+    /// Path of a sector's table.
+    pub fn path(&self, k: SectorKey) -> PathBuf {
+        self.folder.join(sector_file(k))
+    }
+
+    /// Opens and checks a table file against this profile and sector (no caching).
+    pub fn open_checked(&self, k: SectorKey) -> Result<Table, ProbeError> {
+        let path = self.path(k);
+        if !path.exists() {
+            return Err(ProbeError::Missing { sector: k, path });
+        }
+        let t = Table::open(&path).map_err(ProbeError::Table)?;
+        let h = &t.header;
+        let mismatch = |m: String| Err(ProbeError::Table(TableError::Mismatch(path.clone(), m)));
+        if h.game != self.rules.game_id() {
+            return mismatch(format!(
+                "table for game {}, not {}",
+                h.game,
+                self.rules.name()
+            ));
+        }
+        if h.fingerprint != self.fingerprint {
+            return mismatch(format!(
+                "table built for other rules ({:?}), expected {:?}",
+                h.fingerprint, self.fingerprint
+            ));
+        }
+        if h.sector != k {
+            return mismatch(format!("table holds sector {}, expected {k}", h.sector));
+        }
+        let idx = BoardIndex::new(self.rules.shape(), k.w as usize, k.b as usize);
+        if idx.size() != h.slots {
+            return mismatch(format!(
+                "table has {} slots, the index has {}",
+                h.slots,
+                idx.size()
+            ));
+        }
+        Ok(t)
+    }
+
+    /// The table of a sector with its index, opened once and shared.
+    pub fn table(&self, k: SectorKey) -> Result<Arc<(Table, BoardIndex)>, ProbeError> {
+        let known = self.open.read().expect("table map lock").get(&k).cloned();
+        let slot = match known {
+            Some(s) => s,
+            None => {
+                let mut open = self.open.write().expect("table map lock");
+                open.entry(k)
+                    .or_insert_with(|| Arc::new(OnceLock::new()))
+                    .clone()
+            }
+        };
+        let r = slot.get_or_init(|| {
+            self.open_checked(k)
+                .map(|t| {
+                    let idx = BoardIndex::new(self.rules.shape(), k.w as usize, k.b as usize);
+                    Arc::new((t, idx))
+                })
+                .map_err(|e| match e {
+                    ProbeError::Missing { .. } => "missing".to_string(),
+                    other => other.to_string(),
+                })
+        });
+        match r {
+            Ok(t) => Ok(t.clone()),
+            Err(m) if m == "missing" => Err(ProbeError::Missing {
+                sector: k,
+                path: self.path(k),
+            }),
+            Err(m) => Err(ProbeError::Unsupported(m.clone())),
+        }
+    }
+
+    /// Forgets a cached table (after it was rewritten).
+    pub fn forget(&self, k: SectorKey) {
+        self.open.write().expect("table map lock").remove(&k);
+    }
+
+    /// The value of a folded position (side to move first).
+    pub fn value_folded(&self, f: &Folded) -> Result<Value, ProbeError> {
+        if self.rules.lost(f.own.count_ones() as u8, f.own_hand) {
+            return Ok(Value::Loss(0));
+        }
+        if self.rules.lost(f.opp.count_ones() as u8, f.opp_hand) {
+            return Ok(Value::Win(0));
+        }
+        let k = f.key();
+        let t = self.table(k)?;
+        let slot = t.1.index(f.own, f.opp);
+        t.0.value(slot).ok_or_else(|| {
+            ProbeError::Table(TableError::Corrupt(
+                self.path(k),
+                format!("slot {slot} holds no value"),
+            ))
+        })
+    }
+}

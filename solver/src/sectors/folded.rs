@@ -1,0 +1,60 @@
+//! The solver's position: the side to move's stones and hand against the opponent's.
+
+use retro_engine::mill::{Bits, Mill, Position};
+use retro_engine::Color;
+use retro_tables::SectorKey;
+
+/// A solver position: the side to move's stones and hand against the opponent's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Folded {
+    /// Stones of the side to move.
+    pub own: Bits,
+    /// Stones of the opponent.
+    pub opp: Bits,
+    /// Stones in hand of the side to move.
+    pub own_hand: u8,
+    /// Stones in hand of the opponent.
+    pub opp_hand: u8,
+}
+
+impl Folded {
+    /// The sector of this position.
+    pub fn key(&self) -> SectorKey {
+        SectorKey {
+            w: self.own.count_ones() as u8,
+            b: self.opp.count_ones() as u8,
+            wf: self.own_hand,
+            bf: self.opp_hand,
+        }
+    }
+
+    /// The sector packed into one number (`SectorKey::packed` of `key()`), cheap to compare.
+    #[inline]
+    pub fn packed_key(&self) -> u32 {
+        self.own.count_ones()
+            | self.opp.count_ones() << 8
+            | (self.own_hand as u32) << 16
+            | (self.opp_hand as u32) << 24
+    }
+
+    /// Folds an engine position (the side to move becomes "own").
+    pub fn from_position(p: &Position) -> Folded {
+        let (s, o) = (p.side.index(), p.side.other().index());
+        Folded {
+            own: p.stones[s],
+            opp: p.stones[o],
+            own_hand: p.hand[s],
+            opp_hand: p.hand[o],
+        }
+    }
+
+    /// The engine position with the side to move as White.
+    pub fn to_position(&self, m: &Mill) -> Position {
+        let mut p = m.start();
+        p.stones = [self.own, self.opp];
+        p.hand = [self.own_hand, self.opp_hand];
+        p.side = Color::White;
+        p.placing = self.own_hand > 0 || self.opp_hand > 0;
+        p
+    }
+}

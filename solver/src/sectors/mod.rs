@@ -1,0 +1,12 @@
+//! The generic sector solver: positions indexed by material, retrograde analysis, the driver.
+
+pub mod children;
+pub mod db;
+pub mod folded;
+pub mod index;
+pub mod prefetch;
+pub mod resources;
+pub mod retro;
+pub mod rules;
+pub mod sector;
+pub mod solve;

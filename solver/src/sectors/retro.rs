@@ -1,0 +1,757 @@
+//! Retrograde analysis of one unit (a sector and its colour-swapped twin).
+//!
+//! 1. *Initialisation*, in parallel over chunks of slots: every position's moves are generated;
+//!    moves into already solved sectors (captures, placements) are looked up in their tables,
+//!    moves inside the unit are counted (distinct children). A position with a winning move out
+//!    of the unit gets a tentative win at that distance; one whose moves all lose (and has none
+//!    inside the unit) is a loss; terminal positions are losses in 0.
+//! 2. *Frontier passes* d = 0, 1, 2, ...: the slots holding a loss in d make every parent (found
+//!    by un-moving, inside the unit) a win in d + 1 unless it already wins sooner; the slots
+//!    holding a win in d decrement their parents' counters, and a parent whose counter reaches
+//!    zero loses in max(d + 1, its longest losing move out of the unit). Slots are claimed in
+//!    chunks by rayon threads; shared slots change by atomic compare-exchange.
+//! 3. Whatever is still unknown is a draw.
+
+use crate::sectors::children::Children;
+use crate::sectors::db::{Db, ProbeError};
+use crate::sectors::folded::Folded;
+use crate::sectors::index::{BoardIndex, OwnClass};
+use crate::sectors::prefetch::prefetch;
+use crate::sectors::rules::SectorRules;
+use rayon::prelude::*;
+use retro_engine::mill::Bits;
+use retro_tables::value::{loss, win, Value, DRAW, MAX_DISTANCE, WASTED};
+use retro_tables::SectorKey;
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
+
+/// Progress callbacks of a solve: slots initialised and frontier passes.
+pub trait Progress: Sync {
+    /// `n` more slots were initialised.
+    fn init(&self, n: u64);
+    /// Frontier pass `d` finished.
+    fn pass(&self, d: u16);
+}
+
+impl Progress for () {
+    fn init(&self, _: u64) {}
+    fn pass(&self, _: u16) {}
+}
+
+struct Part {
+    key: SectorKey,
+    packed: u32,
+    idx: BoardIndex,
+    /// Values; while solving, an unknown position whose longest losing move out of the unit
+    /// is `l > 0` plies holds `PENDING | l` (see [`pending`]).
+    vals: Vec<AtomicU16>,
+    cnt: Vec<AtomicU8>,
+}
+
+/// The code of an unknown position (a draw unless resolved) whose longest losing move out of
+/// the unit takes `l` plies, `0 < l <= MAX_DISTANCE`, is `PENDING | l`: kept in the value
+/// itself, so that the frontier passes find it where they look anyway. Wasted slots are
+/// exactly `WASTED`.
+const PENDING: u16 = WASTED;
+
+/// The longest losing move out of the unit of an unknown position's code, `None` if the code
+/// is known (a win or a loss) or wasted.
+#[inline]
+fn pending(code: u16) -> Option<u16> {
+    if code == DRAW {
+        Some(0)
+    } else if code > PENDING {
+        Some(code & MAX_DISTANCE)
+    } else {
+        None
+    }
+}
+
+/// Solves a unit whose dependencies are in `db`; returns each sector's values.
+pub fn solve_unit<R: SectorRules>(
+    db: &Db<R>,
+    unit: &[SectorKey],
+    progress: &dyn Progress,
+) -> Result<Vec<(SectorKey, Vec<u16>)>, ProbeError> {
+    let rules = &db.rules;
+    // A unit none of whose moves stays inside it (placement without Lasker moves) is solved in
+    // one pass over its positions, grouped by the opponent's stones.
+    let acyclic = unit.len() == 1 && !rules.successors(unit[0]).contains(&unit[0]);
+    let parts: Vec<Part> = unit
+        .iter()
+        .map(|&key| {
+            let idx = BoardIndex::new(rules.shape(), key.w as usize, key.b as usize);
+            let n = idx.size() as usize;
+            let m = if acyclic { 0 } else { n };
+            Part {
+                key,
+                packed: key.packed(),
+                idx,
+                vals: huge_vec(n, || AtomicU16::new(WASTED)),
+                cnt: huge_vec(m, || AtomicU8::new(0)),
+            }
+        })
+        .collect();
+    // Open every table the unit's moves lead to once, so that lookups take no lock.
+    let mut deps: Vec<Dep> = Vec::new();
+    for &k in unit {
+        for c in rules.successors(k) {
+            if find_part(&parts, c).is_none() && !deps.iter().any(|d| d.0 == c.packed()) {
+                deps.push((c.packed(), db.table(c)?));
+            }
+        }
+    }
+    let max_assigned = AtomicU16::new(0);
+    let failed: std::sync::Mutex<Option<ProbeError>> = std::sync::Mutex::new(None);
+    let stop = AtomicBool::new(false);
+
+    let started = std::time::Instant::now();
+    // 1. Initialisation, grouped by the opponent's stone class so that moves out of the unit
+    //    look up neighbouring entries of the next tables.
+    let buckets = Buckets::default();
+    for (pi, part) in parts.iter().enumerate() {
+        let classes = part.idx.opp_classes();
+        (0..classes).into_par_iter().for_each_init(
+            InitScratch::default,
+            |scratch: &mut InitScratch, c| {
+                let InitScratch {
+                    eval,
+                    found,
+                    results,
+                } = scratch;
+                if stop.load(Relaxed) {
+                    return;
+                }
+                let mut local_max = 0u16;
+                let mut visited = 0u64;
+                // Whether the moves into the colour-swapped sector stay inside the unit and
+                // need only counting (see `evaluate`): the same for the whole class.
+                let mut count_plain: Option<bool> = None;
+                part.idx.for_each_by_opp(c, c + 1, |own, opp| {
+                    if !rules.valid(own, opp) {
+                        // Not a position of the game (Dara: a run of four): stays wasted.
+                        return;
+                    }
+                    let count_plain = *count_plain.get_or_insert_with(|| {
+                        let swapped = part.key.swapped().packed();
+                        let ctx = eval.cache.lookup(&parts, &deps, opp, opp, swapped);
+                        matches!(ctx.target, Target::Part(_)) && ctx.class.stab == 1
+                    });
+                    let f = Folded {
+                        own,
+                        opp,
+                        own_hand: part.key.wf,
+                        opp_hand: part.key.bf,
+                    };
+                    let slot = part.idx.index(own, opp);
+                    visited += 1;
+                    let e = match evaluate(&parts, &deps, &f, rules, eval, count_plain) {
+                        Ok(e) => e,
+                        Err(e) => {
+                            stop.store(true, Relaxed);
+                            failed.lock().expect("error lock").get_or_insert(e);
+                            return;
+                        }
+                    };
+                    let (code, count) = if acyclic {
+                        (e.code, 0)
+                    } else {
+                        assert!(e.count < 256, "more than 255 distinct moves inside a unit");
+                        assert!(e.loss_max <= MAX_DISTANCE, "distance out of range");
+                        if e.code == DRAW && e.loss_max > 0 {
+                            (PENDING | e.loss_max, e.count as u8)
+                        } else {
+                            (e.code, e.count as u8)
+                        }
+                    };
+                    results.push((slot, code, count));
+                    if e.code != DRAW {
+                        let dist = e.code & MAX_DISTANCE;
+                        local_max = local_max.max(dist);
+                        if !acyclic {
+                            found.push((dist, tag(pi, slot)));
+                        }
+                    }
+                });
+                // The slots of one opponent class are scattered over the sector: they are
+                // written after the class, fetched a few ahead, so that while the moves are
+                // looked up the cache holds the next tables rather than these slots.
+                // Counters start at zero, which those of known positions stay.
+                const AHEAD: usize = 16;
+                for i in 0..results.len() {
+                    if let Some(&(ahead, _, count)) = results.get(i + AHEAD) {
+                        prefetch(&part.vals[ahead as usize]);
+                        if count != 0 {
+                            prefetch(&part.cnt[ahead as usize]);
+                        }
+                    }
+                    let (slot, code, count) = results[i];
+                    let s = slot as usize;
+                    part.vals[s].store(code, Relaxed);
+                    if count != 0 {
+                        part.cnt[s].store(count, Relaxed);
+                    }
+                }
+                results.clear();
+                buckets.add(found);
+                max_assigned.fetch_max(local_max, Relaxed);
+                progress.init(visited);
+            },
+        );
+    }
+    if let Some(e) = failed.into_inner().expect("error lock") {
+        return Err(e);
+    }
+
+    let init_time = started.elapsed().as_secs_f64();
+    let mut pass_entries = 0u64;
+
+    // 2. Frontier passes over the positions resolved at each distance (none when no move stays
+    //    inside the unit).
+    let mut d: u16 = 0;
+    while !acyclic && d <= max_assigned.load(Relaxed) && d < MAX_DISTANCE - 1 {
+        let (lv, wv) = (loss(d), win(d));
+        let frontier = buckets.take(d);
+        pass_entries += frontier.len() as u64;
+        frontier.par_chunks(1 << 10).for_each_init(
+            PassScratch::default,
+            |scratch: &mut PassScratch, chunk| {
+                let PassScratch {
+                    parents,
+                    pending_parents,
+                    groups,
+                    work,
+                    found,
+                } = scratch;
+                let mut local_max = 0u16;
+                // In batches, each stage starting to fetch what the next needs (children,
+                // parents and their slots are scattered over the unit): find the parents of a
+                // few children, then their slots, then update them.
+                const BATCH: usize = 16;
+                for (b, batch) in chunk.chunks(BATCH).enumerate() {
+                    for &tagged in chunk.iter().skip((b + 1) * BATCH).take(BATCH) {
+                        let (pi, slot) = untag(tagged);
+                        prefetch(&parts[pi].vals[slot as usize]);
+                    }
+                    pending_parents.clear();
+                    groups.clear();
+                    for &tagged in batch {
+                        let (pi, slot) = untag(tagged);
+                        let part = &parts[pi];
+                        let v = part.vals[slot as usize].load(Relaxed);
+                        if v != lv && v != wv {
+                            // Improved to a quicker win after it was queued.
+                            continue;
+                        }
+                        let is_loss = v == lv;
+                        let (own, opp) = part.idx.unindex(slot).expect("valued slot is a position");
+                        let child = Folded { own, opp, own_hand: part.key.wf, opp_hand: part.key.bf };
+                        parents.clear();
+                        rules.unmoves(&child, parents);
+                        let start = pending_parents.len();
+                        // The parents of a child usually share their sector.
+                        let mut last: Option<(u32, Option<usize>)> = None;
+                        for p in parents.iter() {
+                            let k = p.packed_key();
+                            let u = match last {
+                                Some((lk, lu)) if lk == k => lu,
+                                _ => {
+                                    let lu = find_packed(&parts, k);
+                                    last = Some((k, lu));
+                                    lu
+                                }
+                            };
+                            if let Some(u) = u {
+                                let rank = parts[u].idx.prefetch_class(p.own);
+                                pending_parents.push((is_loss, u, rank, p.opp));
+                            }
+                        }
+                        // Two un-moves reach the same parent up to symmetry only through a
+                        // symmetry fixing the child's own stones (the parent's opponent stones).
+                        let symmetric = !part.idx.own_set_asymmetric(own);
+                        groups.push((start, pending_parents.len(), symmetric));
+                    }
+                    work.clear();
+                    for &(start, end, symmetric) in groups.iter() {
+                        let first = work.len();
+                        for &(is_loss, u, rank, opp) in &pending_parents[start..end] {
+                            let idx = &parts[u].idx;
+                            let s = idx.index_in(&idx.own_class_of_rank(rank), opp);
+                            prefetch(&parts[u].vals[s as usize]);
+                            if !is_loss {
+                                prefetch(&parts[u].cnt[s as usize]);
+                            }
+                            work.push((is_loss, u, s));
+                        }
+                        if symmetric {
+                            let tail = &mut work[first..];
+                            tail.sort_unstable();
+                            let mut keep = first;
+                            for i in first..work.len() {
+                                if i == first || work[i] != work[keep - 1] {
+                                    work[keep] = work[i];
+                                    keep += 1;
+                                }
+                            }
+                            work.truncate(keep);
+                        }
+                    }
+                    for &(is_loss, u, s) in work.iter() {
+                        let pp = &parts[u];
+                        if is_loss {
+                            let target = win(d + 1);
+                            let cell = &pp.vals[s as usize];
+                            let mut cur = cell.load(Relaxed);
+                            loop {
+                                let better = pending(cur).is_some()
+                                    || matches!(Value::decode(cur), Some(Value::Win(x)) if x > d + 1);
+                                if !better {
+                                    break;
+                                }
+                                match cell.compare_exchange_weak(cur, target, Relaxed, Relaxed) {
+                                    Ok(_) => {
+                                        local_max = local_max.max(d + 1);
+                                        found.push((d + 1, tag(u, s)));
+                                        break;
+                                    }
+                                    Err(now) => cur = now,
+                                }
+                            }
+                        } else if pp.cnt[s as usize].fetch_sub(1, Relaxed) == 1 {
+                            let cell = &pp.vals[s as usize];
+                            let cur = cell.load(Relaxed);
+                            if let Some(longest) = pending(cur) {
+                                let dist = (d + 1).max(longest);
+                                if cell.compare_exchange(cur, loss(dist), Relaxed, Relaxed).is_ok() {
+                                    local_max = local_max.max(dist);
+                                    found.push((dist, tag(u, s)));
+                                }
+                            }
+                        }
+                    }
+                }
+                buckets.add(found);
+                max_assigned.fetch_max(local_max, Relaxed);
+            },
+        );
+        progress.pass(d);
+        d += 1;
+    }
+
+    if std::env::var_os("RETRO_TIMING").is_some() {
+        eprintln!(
+            "unit {:?}: init {init_time:.2} s, {d} passes over {pass_entries} entries {:.2} s",
+            unit,
+            started.elapsed().as_secs_f64() - init_time
+        );
+    }
+
+    // 3. Unknown is a draw.
+    Ok(parts
+        .into_iter()
+        .map(|p| {
+            let vals = p.vals.into_iter().map(|a| {
+                let v = a.into_inner();
+                if v > PENDING {
+                    DRAW
+                } else {
+                    v
+                }
+            });
+            (p.key, vals.collect())
+        })
+        .collect())
+}
+
+/// An opened dependency: a sector's packed key, its table and index.
+type Dep = (
+    u32,
+    std::sync::Arc<(retro_tables::sector_table::Table, BoardIndex)>,
+);
+
+fn find_part(parts: &[Part], k: SectorKey) -> Option<usize> {
+    find_packed(parts, k.packed())
+}
+
+#[inline]
+fn find_packed(parts: &[Part], k: u32) -> Option<usize> {
+    parts.iter().position(|p| p.packed == k)
+}
+
+/// Per-thread buffers of the initialisation.
+#[derive(Default)]
+struct InitScratch {
+    eval: EvalScratch,
+    /// Resolved slots, with their distance.
+    found: Vec<(u16, u64)>,
+    /// Values of one opponent class: (slot, code, counter).
+    results: Vec<(u64, u16, u8)>,
+}
+
+/// Per-thread buffers of [`evaluate`].
+#[derive(Default)]
+struct EvalScratch {
+    /// Moves of one position.
+    children: Children,
+    /// Moves of one position inside the unit, as (part, slot).
+    inside: Vec<(usize, u64)>,
+    cache: ClassCache,
+}
+
+/// Per-thread buffers of a frontier pass.
+#[derive(Default)]
+struct PassScratch {
+    /// Parents of one child.
+    parents: Vec<Folded>,
+    /// Parents of a batch: whether the child is a loss, part, colex rank of the parent's own
+    /// stones, its opponent stones.
+    pending_parents: Vec<(bool, usize, u64, Bits)>,
+    /// The parents of each child of a batch in `pending_parents`, and whether they need
+    /// deduplicating.
+    groups: Vec<(usize, usize, bool)>,
+    /// Parent updates: whether the child is a loss, part, slot.
+    work: Vec<(bool, usize, u64)>,
+    /// Resolved slots, with their distance.
+    found: Vec<(u16, u64)>,
+}
+
+/// A slot tagged with the unit part it belongs to.
+#[inline]
+fn tag(part: usize, slot: u64) -> u64 {
+    (part as u64) << 48 | slot
+}
+
+#[inline]
+fn untag(t: u64) -> (usize, u64) {
+    ((t >> 48) as usize, t & ((1 << 48) - 1))
+}
+
+/// Resolved slots waiting for their frontier pass, by distance.
+#[derive(Default)]
+struct Buckets(std::sync::Mutex<Vec<Vec<u64>>>);
+
+impl Buckets {
+    /// Files `(distance, tagged slot)` pairs and empties `found`.
+    fn add(&self, found: &mut Vec<(u16, u64)>) {
+        if found.is_empty() {
+            return;
+        }
+        let mut b = self.0.lock().expect("bucket lock");
+        for &(d, t) in found.iter() {
+            let d = d as usize;
+            if b.len() <= d {
+                b.resize_with(d + 1, Vec::new);
+            }
+            b[d].push(t);
+        }
+        found.clear();
+    }
+
+    /// Takes the slots resolved at distance `d`.
+    fn take(&self, d: u16) -> Vec<u64> {
+        let mut b = self.0.lock().expect("bucket lock");
+        b.get_mut(d as usize)
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+}
+
+/// A vector of `n` elements made by `init`, its memory advised to be backed by huge pages
+/// (2 MiB): the solver writes its slots in scattered order, and with 4 KiB pages nearly every
+/// access would miss the TLB. The advice is only a hint; results do not depend on it.
+fn huge_vec<T>(n: usize, init: impl FnMut() -> T) -> Vec<T> {
+    let mut v: Vec<T> = Vec::with_capacity(n);
+    #[cfg(target_os = "linux")]
+    {
+        let bytes = n * std::mem::size_of::<T>();
+        if bytes >= 4 << 20 {
+            let start = v.as_mut_ptr() as usize;
+            let page = 4096;
+            let lo = (start + page - 1) & !(page - 1);
+            let hi = (start + bytes) & !(page - 1);
+            if hi > lo {
+                // SAFETY: madvise only gives the kernel a hint about pages inside the vector's
+                // own allocation (rounded inwards to page boundaries); it does not change their
+                // contents, and an error (e.g. no huge page support) is harmless and ignored.
+                unsafe {
+                    libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE);
+                }
+            }
+        }
+    }
+    v.extend(std::iter::repeat_with(init).take(n));
+    v
+}
+
+/// What the moves of a position say before the frontier passes.
+struct Eval {
+    /// The value code if already known, else `DRAW` (unknown).
+    code: u16,
+    /// Distinct moves inside the unit, plus one if a move out of it draws.
+    count: usize,
+    /// The longest loss among moves out of the unit (plies, counted from this position).
+    loss_max: u16,
+}
+
+/// Generates a position's moves, looks up those leaving the unit, and collects those inside it
+/// (as (part, slot) pairs, deduplicated) into `inside`.
+#[inline]
+fn evaluate<R: SectorRules>(
+    parts: &[Part],
+    deps: &[Dep],
+    f: &Folded,
+    rules: &R,
+    scratch: &mut EvalScratch,
+    count_plain: bool,
+) -> Result<Eval, ProbeError> {
+    let EvalScratch {
+        children,
+        inside,
+        cache,
+    } = scratch;
+    rules.children_counting(f, children, count_plain);
+    inside.clear();
+    if children.wins_now {
+        return Ok(Eval {
+            code: win(1),
+            count: 0,
+            loss_max: 0,
+        });
+    }
+    if children.list.is_empty() && children.plain == 0 {
+        // No legal move: the side to move loses.
+        return Ok(Eval {
+            code: loss(0),
+            count: 0,
+            loss_max: 0,
+        });
+    }
+    // The children's values are folded in without branching on them (they are unpredictable),
+    // so that the processor can look up the next children while a value is still on its way.
+    let mut best_win = u16::MAX;
+    let mut draw_out = false;
+    let mut loss_max: u16 = 0;
+    // Two moves can only lead to the same position up to symmetry through a symmetry that fixes
+    // the opponent's stones (they are the child's own stones, untouched by the move). When none
+    // does, moves inside the unit are counted without computing their slots.
+    let mut plain_inside = children.plain;
+    let mut asymmetric: Option<bool> = None;
+    for c in children.list.iter() {
+        let ctx = cache.get(parts, deps, f.opp, c.own, c.packed_key())?;
+        let code = match ctx.target {
+            Target::Part(u) => {
+                let asym = *asymmetric.get_or_insert(ctx.class.stab == 1);
+                if asym {
+                    plain_inside += 1;
+                } else {
+                    inside.push((u, parts[u].idx.index_in(&ctx.class, c.opp)));
+                }
+                continue;
+            }
+            Target::Dep(i) => {
+                let t = &deps[i].1;
+                let slot = t.1.index_in(&ctx.class, c.opp);
+                let code = t.0.code_or_wasted(slot);
+                if code == WASTED {
+                    return Err(ProbeError::Unsupported(format!(
+                        "table {} has no value at slot {slot}",
+                        c.key()
+                    )));
+                }
+                code
+            }
+            Target::Missing => unreachable!("`get` reports sectors without a table"),
+        };
+        // Draw 0, loss 1, win 2 (wasted slots were rejected above).
+        let kind = code >> 14;
+        let plies = (code & MAX_DISTANCE) + 1;
+        best_win = best_win.min(if kind == 1 { plies } else { u16::MAX });
+        loss_max = loss_max.max(if kind == 2 { plies } else { 0 });
+        draw_out |= kind == 0;
+        if code == loss(0) {
+            break;
+        }
+    }
+    if best_win != u16::MAX {
+        // A win never needs its counter: it cannot become a loss.
+        return Ok(Eval {
+            code: win(best_win),
+            count: 0,
+            loss_max: 0,
+        });
+    }
+    inside.sort_unstable();
+    inside.dedup();
+    let count = inside.len() + plain_inside + draw_out as usize;
+    let code = if count == 0 { loss(loss_max) } else { DRAW };
+    Ok(Eval {
+        code,
+        count,
+        loss_max,
+    })
+}
+
+/// Where a child's value lives: a part of the unit or an opened dependency.
+#[derive(Clone, Copy)]
+enum Target {
+    Part(usize),
+    Dep(usize),
+    /// No table was opened for the sector.
+    Missing,
+}
+
+/// A child sector and own-stone set with what its slots need ([`OwnClass`]).
+#[derive(Clone, Copy)]
+struct CachedClass {
+    own: Bits,
+    key: u32,
+    target: Target,
+    class: OwnClass,
+}
+
+/// The own classes of recent children. A child's own stones are the parent's opponent stones,
+/// minus any removed: the cache is indexed by the lowest removed point (two ways each), so the
+/// children of one position, and of all the positions sharing its opponent stones, hit.
+struct ClassCache(Vec<[CachedClass; 2]>);
+
+impl Default for ClassCache {
+    fn default() -> Self {
+        let empty = CachedClass {
+            own: 0,
+            // No sector has this key (it would have 255 stones a side).
+            key: u32::MAX,
+            target: Target::Dep(0),
+            class: OwnClass {
+                base: 0,
+                free: 0,
+                g: 0,
+                stab: 1,
+            },
+        };
+        ClassCache(vec![[empty; 2]; 33])
+    }
+}
+
+impl ClassCache {
+    /// The class of a child with stones `own` in the sector of packed key `key`, whose parent's
+    /// opponent has `parent_opp`; an error if no table was opened for that sector.
+    #[inline]
+    fn get(
+        &mut self,
+        parts: &[Part],
+        deps: &[Dep],
+        parent_opp: Bits,
+        own: Bits,
+        key: u32,
+    ) -> Result<&CachedClass, ProbeError> {
+        let c = self.lookup(parts, deps, parent_opp, own, key);
+        if let Target::Missing = c.target {
+            return Err(missing(key));
+        }
+        Ok(c)
+    }
+
+    /// [`ClassCache::get`], with [`Target::Missing`] for a sector without a table.
+    #[inline]
+    fn lookup(
+        &mut self,
+        parts: &[Part],
+        deps: &[Dep],
+        parent_opp: Bits,
+        own: Bits,
+        key: u32,
+    ) -> &CachedClass {
+        let removed = parent_opp ^ own;
+        let h = if removed == 0 {
+            0
+        } else {
+            1 + removed.trailing_zeros() as usize
+        };
+        let ways = &self.0[h];
+        if ways[0].own == own && ways[0].key == key {
+            return &self.0[h][0];
+        }
+        if ways[1].own == own && ways[1].key == key {
+            return &self.0[h][1];
+        }
+        self.fill(parts, deps, h, own, key)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fill(
+        &mut self,
+        parts: &[Part],
+        deps: &[Dep],
+        h: usize,
+        own: Bits,
+        key: u32,
+    ) -> &CachedClass {
+        let (target, class) = if let Some(u) = find_packed(parts, key) {
+            (Target::Part(u), parts[u].idx.own_class(own))
+        } else if let Some(i) = deps.iter().position(|d| d.0 == key) {
+            (Target::Dep(i), deps[i].1 .1.own_class(own))
+        } else {
+            let none = OwnClass {
+                base: 0,
+                free: 0,
+                g: 0,
+                stab: 1,
+            };
+            (Target::Missing, none)
+        };
+        let ways = &mut self.0[h];
+        ways[1] = ways[0];
+        ways[0] = CachedClass {
+            own,
+            key,
+            target,
+            class,
+        };
+        &ways[0]
+    }
+}
+
+/// The error for a move into a sector whose table was not opened.
+#[cold]
+fn missing(key: u32) -> ProbeError {
+    let k = SectorKey {
+        w: key as u8,
+        b: (key >> 8) as u8,
+        wf: (key >> 16) as u8,
+        bf: (key >> 24) as u8,
+    };
+    ProbeError::Unsupported(format!("no table opened for sector {k}"))
+}
+
+/// Totals of one solved sector.
+#[derive(Clone, Debug, Default)]
+pub struct Counts {
+    /// Positions (slots that hold a position).
+    pub positions: u64,
+    /// Won for the side to move.
+    pub wins: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Lost for the side to move.
+    pub losses: u64,
+    /// Longest win in plies.
+    pub longest_win: u16,
+}
+
+/// Counts the values of a sector.
+pub fn count(values: &[u16]) -> Counts {
+    let mut c = Counts::default();
+    for &v in values {
+        match Value::decode(v) {
+            Some(Value::Win(d)) => {
+                c.wins += 1;
+                c.longest_win = c.longest_win.max(d);
+            }
+            Some(Value::Draw) => c.draws += 1,
+            Some(Value::Loss(_)) => c.losses += 1,
+            None => continue,
+        }
+        c.positions += 1;
+    }
+    c
+}

@@ -1,0 +1,46 @@
+//! What the sector solver needs from a game: its board shape, moves and un-moves on folded
+//! positions, which sectors moves lead to, and when a side has lost. Mill and Dara implement it.
+
+use crate::sectors::children::Children;
+use crate::sectors::folded::Folded;
+use crate::sectors::index::Shape;
+use retro_engine::mill::Bits;
+use retro_tables::SectorKey;
+
+/// A game whose positions the sector solver can value.
+pub trait SectorRules: Sync + Send {
+    /// Name used in table folder names (`mill`, `dara`).
+    fn name(&self) -> &'static str;
+    /// Game id in table headers.
+    fn game_id(&self) -> u32;
+    /// The rule fingerprint tables must carry.
+    fn fingerprint(&self) -> String;
+    /// The board the index is laid out on.
+    fn shape(&self) -> Shape;
+    /// Why these rules cannot be solved, if they cannot.
+    fn unsupported(&self) -> Option<String> {
+        None
+    }
+    /// Whether a side with this material has lost.
+    fn lost(&self, on_board: u8, in_hand: u8) -> bool;
+    /// Whether a board configuration is a position of the game (Dara: no run of four).
+    fn valid(&self, _own: Bits, _opp: Bits) -> bool {
+        true
+    }
+    /// The sectors a move from sector `k` can lead to (terminal sectors left out).
+    fn successors(&self, k: SectorKey) -> Vec<SectorKey>;
+    /// Every move of a position not over by material (see [`Children`]).
+    fn children(&self, f: &Folded, out: &mut Children);
+    /// [`SectorRules::children`], where with `count_plain` the rules may count in `out.plain`
+    /// instead of listing the moves that leave the opponent's stones and both hands as they
+    /// are (moves to the colour-swapped sector, own stones the opponent's). By default every
+    /// move is listed.
+    fn children_counting(&self, f: &Folded, out: &mut Children, count_plain: bool) {
+        let _ = count_plain;
+        self.children(f, out);
+        out.plain = 0;
+    }
+    /// The parents of a position by the moves that stay inside its unit (no capture, no
+    /// placement): the inverse of the non-capturing part of `children`.
+    fn unmoves(&self, child: &Folded, out: &mut Vec<Folded>);
+}

@@ -1,0 +1,242 @@
+//! Solving a set of sectors with everything they depend on, resuming from verified tables.
+
+use crate::sectors::db::{Db, ProbeError};
+use crate::sectors::retro::{count, solve_unit, Counts, Progress};
+use crate::sectors::rules::SectorRules;
+use crate::sectors::sector::{plan, SectorKey};
+use retro_tables::sector_table::{self, Header};
+use retro_tables::TableError;
+use std::path::Path;
+use std::time::Instant;
+
+/// What happened to one sector.
+#[derive(Clone, Debug)]
+pub struct SectorReport {
+    /// The sector.
+    pub key: SectorKey,
+    /// Value counts.
+    pub counts: Counts,
+    /// Slots in the table (positions plus wasted slots).
+    pub slots: u64,
+    /// Seconds spent solving its unit (0 when an existing table was kept).
+    pub seconds: f64,
+    /// Whether an existing, verified table was kept.
+    pub reused: bool,
+}
+
+/// Why a solve failed.
+#[derive(Debug)]
+pub enum SolveError {
+    /// The rules cannot be solved by this solver.
+    Unsupported(String),
+    /// A table could not be read or written.
+    Table(TableError),
+    /// A dependency could not be probed.
+    Probe(ProbeError),
+    /// Not enough memory or disk for the next unit.
+    Resources(String),
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::Unsupported(m) => write!(f, "cannot solve these rules: {m}"),
+            SolveError::Table(e) => write!(f, "{e}"),
+            SolveError::Probe(e) => write!(f, "{e}"),
+            SolveError::Resources(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// Events of a running solve, for progress display.
+pub trait SolveObserver: Progress {
+    /// A unit starts: its sectors and total slots; `index`/`total` count units.
+    fn unit_start(&self, unit: &[SectorKey], slots: u64, index: usize, total: usize);
+    /// A sector is done.
+    fn sector_done(&self, report: &SectorReport);
+}
+
+impl SolveObserver for () {
+    fn unit_start(&self, _: &[SectorKey], _: u64, _: usize, _: usize) {}
+    fn sector_done(&self, _: &SectorReport) {}
+}
+
+/// Peak memory per slot while a unit is solved, as measured: values, counters and longest-loss
+/// entries (5 bytes) plus the frontier lists and the mapped tables of the sectors it depends on.
+pub const SOLVE_BYTES_PER_SLOT: u64 = 9;
+
+/// Memory and disk a unit of `slots` slots in `sectors` sectors needs, in bytes.
+pub fn unit_needs(slots: u64, sectors: usize) -> (u64, u64) {
+    (
+        slots.saturating_mul(SOLVE_BYTES_PER_SLOT),
+        slots
+            .saturating_mul(2)
+            .saturating_add(4096 * sectors as u64),
+    )
+}
+
+/// Refuses, with the numbers, a unit whose needs exceed the `memory` available or the `disk`
+/// free in `folder` (`None`: unknown, not checked).
+pub fn check_room(
+    unit: &[SectorKey],
+    slots: u64,
+    memory: Option<u64>,
+    disk: Option<u64>,
+    folder: &Path,
+) -> Result<(), SolveError> {
+    use crate::sectors::resources::human;
+    let (need_memory, need_disk) = unit_needs(slots, unit.len());
+    let name = unit
+        .iter()
+        .map(|k| k.to_string())
+        .collect::<Vec<_>>()
+        .join("+");
+    if let Some(avail) = memory.filter(|&a| need_memory > a) {
+        return Err(SolveError::Resources(format!(
+            "sector {name} needs about {} of memory, {} is available",
+            human(need_memory),
+            human(avail)
+        )));
+    }
+    if let Some(free) = disk.filter(|&f| need_disk > f) {
+        return Err(SolveError::Resources(format!(
+            "sector {name} needs about {} of disk in {}, {} is free",
+            human(need_disk),
+            folder.display(),
+            human(free)
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a unit that the machine's free memory or disk cannot hold.
+fn check_resources<R: SectorRules>(
+    db: &Db<R>,
+    unit: &[SectorKey],
+    slots: u64,
+) -> Result<(), SolveError> {
+    use crate::sectors::resources::{available_memory, free_disk};
+    check_room(
+        unit,
+        slots,
+        available_memory(),
+        free_disk(&db.folder),
+        &db.folder,
+    )
+}
+
+/// Solves `targets` and every sector they depend on, in dependency order. Sectors whose tables
+/// exist and verify are kept; others (missing, truncated, stale, other rules) are rebuilt.
+pub fn solve<R: SectorRules>(
+    db: &Db<R>,
+    targets: &[SectorKey],
+    observer: &dyn SolveObserver,
+) -> Result<Vec<SectorReport>, SolveError> {
+    if let Some(why) = db.rules.unsupported() {
+        return Err(SolveError::Unsupported(why));
+    }
+    let units = plan(&db.rules, targets);
+    // Fail now, not after solving a unit, if the tables cannot be written.
+    let probe = db.folder.join(".write-test");
+    let written = std::fs::create_dir_all(&db.folder).and_then(|_| std::fs::write(&probe, b"ok"));
+    let _ = std::fs::remove_file(&probe);
+    written.map_err(|e| SolveError::Table(TableError::Io(db.folder.clone(), e)))?;
+    let mut reports = Vec::new();
+    let total = units.len();
+    for (i, unit) in units.iter().enumerate() {
+        let existing: Vec<Option<Header>> = unit
+            .iter()
+            .map(|&k| db.open_checked(k).ok().map(|t| t.header))
+            .collect();
+        if existing.iter().all(Option::is_some) {
+            for h in existing.into_iter().flatten() {
+                let r = SectorReport {
+                    key: h.sector,
+                    counts: Counts {
+                        positions: h.wins + h.draws + h.losses,
+                        wins: h.wins,
+                        draws: h.draws,
+                        losses: h.losses,
+                        longest_win: h.longest_win,
+                    },
+                    slots: h.slots,
+                    seconds: 0.0,
+                    reused: true,
+                };
+                observer.sector_done(&r);
+                reports.push(r);
+            }
+            continue;
+        }
+        let slots: u64 = unit
+            .iter()
+            .map(|k| {
+                crate::sectors::index::BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize)
+                    .size()
+            })
+            .sum();
+        check_resources(db, unit, slots)?;
+        observer.unit_start(unit, slots, i, total);
+        let start = Instant::now();
+        let solved = solve_unit(db, unit, observer).map_err(SolveError::Probe)?;
+        let seconds = start.elapsed().as_secs_f64();
+        for (key, values) in solved {
+            let header = Header::from_values(db.rules.game_id(), db.fingerprint(), key, &values);
+            sector_table::write(&db.path(key), &header, &values).map_err(SolveError::Table)?;
+            db.forget(key);
+            let r = SectorReport {
+                key,
+                counts: count(&values),
+                slots: values.len() as u64,
+                seconds,
+                reused: false,
+            };
+            observer.sector_done(&r);
+            reports.push(r);
+        }
+    }
+    Ok(reports)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit() -> Vec<SectorKey> {
+        vec![
+            SectorKey {
+                w: 5,
+                b: 6,
+                wf: 0,
+                bf: 0,
+            },
+            SectorKey {
+                w: 6,
+                b: 5,
+                wf: 0,
+                bf: 0,
+            },
+        ]
+    }
+
+    #[test]
+    fn room_check_refuses_with_the_numbers() {
+        let folder = Path::new("/some/folder");
+        let slots = 144_232_144;
+        let (m, d) = unit_needs(slots, 2);
+        assert!(check_room(&unit(), slots, Some(m), Some(d), folder).is_ok());
+        assert!(check_room(&unit(), slots, None, None, folder).is_ok());
+        let e = check_room(&unit(), slots, Some(m - 1), Some(d), folder)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("5_6_0_0+6_5_0_0") && e.contains("memory"), "{e}");
+        assert!(e.contains(&crate::sectors::resources::human(m)), "{e}");
+        let e = check_room(&unit(), slots, Some(m), Some(d - 1), folder)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("disk in /some/folder"), "{e}");
+        assert!(check_room(&unit(), u64::MAX, Some(u64::MAX - 1), None, folder).is_err());
+    }
+}

@@ -1,0 +1,40 @@
+//! The retro table formats, and everything a program needs to read them: the on-disk layout
+//! (header frame, checksum trailer, value encodings), atomic writing, memory-mapped reading,
+//! verification, and probing a value by sector and slot. It knows no solver and no terminal and
+//! depends on nothing but `memmap2`: a GUI, a phone app or an engine embeds this crate to read
+//! the tables `retro solve` writes. (Turning a position into its slot is the solver's index,
+//! `retro_solver::index`.) `databases/README.md` documents the byte layout.
+//!
+//! Probing a sector table:
+//!
+//! ```no_run
+//! use retro_tables::{Table, Value};
+//! # fn main() -> Result<(), retro_tables::TableError> {
+//! let path = std::path::Path::new("databases/mill-6384cbd62f7cb52c/sector_3_3_0_0.rtb");
+//! let table = Table::open(path)?; // maps the file, checks length, checksum and counts
+//! match table.value(12_345) {
+//!     Some(Value::Win(d)) => println!("win in {d} plies"),
+//!     Some(Value::Loss(d)) => println!("loss in {d} plies"),
+//!     Some(Value::Draw) => println!("draw"),
+//!     None => println!("no position in this slot"),
+//! }
+//! # Ok(()) }
+//! ```
+
+pub mod format;
+pub mod location;
+pub mod oaq_compact;
+pub mod oaq_header;
+pub mod oaq_table;
+pub mod par;
+pub mod ranked_view;
+pub mod sector_key;
+pub mod sector_table;
+pub mod value;
+pub mod verify;
+
+pub use format::{TableError, GAME_DARA, GAME_MILL, GAME_OAQ};
+pub use oaq_table::{OaqHeader, OaqTable};
+pub use sector_key::SectorKey;
+pub use sector_table::{Header, Table};
+pub use value::Value;

@@ -1,0 +1,164 @@
+//! Compact tables of solved Ô Ăn Quan games (encoding 3), what `retro solve oaq` writes: only
+//! the positions with South to move are stored (a position and its mirror share one value),
+//! and only those that have a value, one byte each, found through a ranked bit set.
+//!
+//! Body (after the 512-byte header, all little-endian): the ranked bit set over the canonical
+//! slots (64-byte blocks, each the count of set slots before it and 448 bits, see
+//! [`crate::ranked_view`]), then one `i8` per set slot in slot order, then zero
+//! bytes up to a multiple of 8. Header fields beyond the dense table's: the positions reachable
+//! from the start at 72 and the canonical slot count at 80; the counts at 32-56 are of the
+//! stored values (at 56 the canonical slots without one).
+
+use crate::format::{write_atomic, TableError};
+use crate::oaq_header::OaqHeader;
+use crate::ranked_view::{blocks_for, RankedView, BLOCK_BYTES};
+use std::path::Path;
+
+/// Values written (and tallied) at a time (a multiple of 8).
+pub const CHUNK: u64 = 1 << 20;
+
+/// Bytes of the body a compact header announces (`None` if they overflow).
+pub fn body_len(h: &OaqHeader) -> Option<u64> {
+    let dir = blocks_for(h.canonical_slots).checked_mul(BLOCK_BYTES as u64)?;
+    dir.checked_add(h.stored().checked_next_multiple_of(8)?)
+}
+
+/// The set of canonical slots that have a value, as a compact table stores it.
+pub trait Directory {
+    /// Set slots.
+    fn ones(&self) -> u64;
+    /// Number of blocks.
+    fn block_count(&self) -> usize;
+    /// Block `i` as stored (see [`crate::ranked_view`]).
+    fn block_bytes(&self, i: usize) -> [u8; BLOCK_BYTES];
+}
+
+/// Writes a compact table atomically: the header, the set of canonical slots with a value,
+/// then the values `fill(from, out)` computes (`out.len()` values from value number `from`, in
+/// slot order), streamed a chunk at a time.
+pub fn write(
+    path: &Path,
+    header: &OaqHeader,
+    set: &dyn Directory,
+    fill: &(dyn Fn(u64, &mut [i8]) + Sync),
+) -> Result<(), TableError> {
+    let corrupt = |m: &str| TableError::Corrupt(path.to_path_buf(), m.to_string());
+    if set.ones() != header.stored()
+        || set.block_count() as u64 != blocks_for(header.canonical_slots)
+    {
+        return Err(corrupt("the header does not describe this set of slots"));
+    }
+    let body = body_len(header).ok_or_else(|| corrupt("too big"))?;
+    let stored = header.stored();
+    write_atomic(path, &header.encode(), body, |w| {
+        let mut buf = Vec::with_capacity(CHUNK as usize);
+        for i in 0..set.block_count() {
+            buf.extend_from_slice(&set.block_bytes(i));
+            if buf.len() >= CHUNK as usize {
+                w.put(&buf)?;
+                buf.clear();
+            }
+        }
+        w.put(&buf)?;
+        let mut values = vec![0i8; CHUNK as usize];
+        for from in (0..stored).step_by(CHUNK as usize) {
+            let out = &mut values[..(stored - from).min(CHUNK) as usize];
+            fill(from, out);
+            buf.clear();
+            buf.extend(out.iter().map(|&v| v as u8));
+            if from + CHUNK >= stored {
+                buf.resize(buf.len().next_multiple_of(8), 0);
+            }
+            w.put(&buf)?;
+        }
+        Ok(())
+    })
+}
+
+/// Adds stored values (`i8` as bytes) to a header's counts, through a histogram (a branch-free
+/// pass: this runs over every value each time a table is opened).
+pub fn tally_bytes(h: &mut OaqHeader, values: &[u8]) {
+    // Four histograms, so that runs of one value do not wait on the same counter.
+    let mut hist = [[0u32; 256]; 4];
+    let mut quads = values.chunks_exact(4);
+    for q in &mut quads {
+        for (k, &b) in q.iter().enumerate() {
+            hist[k][b as usize] += 1;
+        }
+    }
+    for &b in quads.remainder() {
+        hist[0][b as usize] += 1;
+    }
+    for b in 0..256 {
+        let n: u64 = hist.iter().map(|t| t[b] as u64).sum();
+        if n > 0 {
+            let v = b as u8 as i8 as i16;
+            match v {
+                0 => h.zero += n,
+                x if x > 0 => h.positive += n,
+                _ => h.negative += n,
+            }
+            h.max = h.max.max(v);
+            h.min = h.min.min(v);
+        }
+    }
+}
+
+/// The header a compact body implies (counts from the stored values), after checking its
+/// directory against the header's slot count and value count, and its padding.
+pub fn recount(h: &OaqHeader, body: &[u8]) -> Result<OaqHeader, String> {
+    // The canonical slots are the dense ones without the side digit; every reachable position
+    // has its value stored (itself or as a mirror), and every stored one is reachable.
+    if h.slots.is_multiple_of(2) || h.canonical_slots != (h.slots - 1) / 2 + 1 {
+        return Err(format!(
+            "{} canonical slots do not go with {} dense slots",
+            h.canonical_slots, h.slots
+        ));
+    }
+    if h.reachable < h.stored() || h.reachable > h.stored().saturating_mul(2) {
+        return Err(format!(
+            "{} reachable positions cannot have {} stored values",
+            h.reachable,
+            h.stored()
+        ));
+    }
+    let dir_len = (blocks_for(h.canonical_slots) * BLOCK_BYTES as u64) as usize;
+    let (dir, rest) = body.split_at(dir_len.min(body.len()));
+    let view = RankedView::new(dir).ok_or("directory of partial blocks")?;
+    let ones = view.check(h.canonical_slots)?;
+    if ones != h.stored() {
+        return Err(format!(
+            "the directory has {ones} slots with a value, the header {}",
+            h.stored()
+        ));
+    }
+    let (values, padding) = rest.split_at((ones as usize).min(rest.len()));
+    if padding.iter().any(|&b| b != 0) {
+        return Err("padding after the values is not zero".into());
+    }
+    let empty = || OaqHeader::empty(&h.fingerprint, h.seeds, h.encoding);
+    let mut out = crate::par::map_chunks(values, CHUNK as usize, |c| {
+        let mut part = empty();
+        tally_bytes(&mut part, c);
+        part
+    })
+    .into_iter()
+    .fold(empty(), OaqHeader::merge);
+    out.slots = h.slots;
+    out.reachable = h.reachable;
+    out.canonical_slots = h.canonical_slots;
+    out.unreachable = h.canonical_slots.saturating_sub(ones);
+    Ok(out)
+}
+
+/// The value stored for canonical slot `c` (`None` when it has none).
+pub fn probe(h: &OaqHeader, body: &[u8], c: u64) -> Option<i16> {
+    let dir_len = (blocks_for(h.canonical_slots) * BLOCK_BYTES as u64) as usize;
+    let view = RankedView::new(body.get(..dir_len)?)?;
+    if c >= h.canonical_slots {
+        return None;
+    }
+    let k = view.rank_of(c)?;
+    let at = dir_len.checked_add(usize::try_from(k).ok()?)?;
+    body.get(at).map(|&b| b as i8 as i16)
+}
