@@ -263,8 +263,10 @@ pub fn solve_cmd(
                 "bad --sector '{s}': expected W,B,WF,BF (e.g. 3,3,0,0)"
             ))
         })?;
-        let max = m.profile.stones;
-        if k.w + k.wf > max || k.b + k.bf > max || (k.w + k.b) as usize > m.geo.points {
+        // Widened before adding: u8 sums would wrap past the check (200 + 60 = 4).
+        let max = m.profile.stones as u32;
+        let (w, b, wf, bf) = (k.w as u32, k.b as u32, k.wf as u32, k.bf as u32);
+        if w + wf > max || b + bf > max || (w + b) as usize > m.geo.points {
             return Err(CliError::input(format!(
                 "sector {s} does not exist in {}",
                 rules.mill_variant()

@@ -132,3 +132,68 @@ fn variants_lists_every_preset_with_fields() {
     assert_eq!(dsq["fields"]["mill-action"], "mark-and-delay");
     assert_eq!(dsq["fields"]["defender-first"], "true");
 }
+
+/// Numeric fields are range-checked against what the rules allow (issue 21, item 2): removals
+/// owed beyond what one ply can owe, and sector material that u8 arithmetic would wrap.
+#[test]
+fn numeric_fields_are_range_checked() {
+    let fen = |white_removals: &str| {
+        format!("O*******/**O****O/***@**@@ w m r 3 0 3 0 {white_removals} 0 0 0 0 0 0 0 1")
+    };
+    for (args, says) in [
+        (
+            vec![
+                "moves".to_string(),
+                "mill".into(),
+                "--fen".into(),
+                fen("-128"),
+            ],
+            "white removals",
+        ),
+        (
+            vec!["moves".into(), "mill".into(), "--fen".into(), fen("127")],
+            "white removals",
+        ),
+        (
+            vec!["moves".into(), "mill".into(), "--fen".into(), fen("2")],
+            "from 0 to 1",
+        ),
+        (
+            vec![
+                "moves".into(),
+                "mill".into(),
+                "--variant".into(),
+                "morabaraba".into(),
+                "--fen".into(),
+                fen("4"),
+            ],
+            "from 0 to 3",
+        ),
+        (
+            ["solve", "mill", "--sector", "200,60,56,196", "--dry-run"]
+                .map(String::from)
+                .to_vec(),
+            "does not exist",
+        ),
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = retro(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stdout(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+    // One removal owed is fine, and so is one per mill where the profile says so.
+    let o = retro(&["moves", "mill", "--fen", &fen("1")], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = retro(
+        &[
+            "moves",
+            "mill",
+            "--variant",
+            "morabaraba",
+            "--fen",
+            &fen("2"),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+}

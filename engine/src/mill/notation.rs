@@ -168,6 +168,37 @@ impl Mill {
         }
         let pending = [w_rm, b_rm];
         let (si, oi) = (side.index(), side.other().index());
+        // What one ply can owe: one removal, or one per mill closed when the profile says so
+        // (a point lies on at most 3 lines); at the end of placing under mill counts, one per
+        // mill on the board plus one, or -1 (each side removes one of its own) when nobody has
+        // a mill. Only that rule owes own stones.
+        let counts = self.profile.mill_action == MillAction::MillCounts;
+        let per_ply = if counts {
+            g.mill_count as i32 + 1
+        } else if self.profile.remove_per_mill {
+            g.mills_through
+                .iter()
+                .take(g.points)
+                .map(|t| t.iter().filter(|&&m| m != 0).count() as i32)
+                .max()
+                .unwrap_or(1)
+        } else {
+            1
+        };
+        for (c, name, text) in [
+            (0, "white removals", core[8]),
+            (1, "black removals", core[9]),
+        ] {
+            let owed = pending[c] as i32;
+            let least = if counts { -1 } else { 0 };
+            if owed < least || owed > per_ply {
+                return Err(field_err(
+                    name,
+                    text,
+                    format!("one ply owes from {least} to {per_ply} removals under these rules"),
+                ));
+            }
+        }
         if (action == "r") != (pending[si] != 0) {
             return inconsistent(format!(
                 "action '{action}' but the side to move owes {} removals",
@@ -176,6 +207,13 @@ impl Mill {
         }
         if pending[oi] != 0 && pending[si] == 0 {
             return inconsistent("the side not to move owes a removal".into());
+        }
+        let victims = stones[oi].count_ones() as i32;
+        if !counts && pending[si] as i32 > victims {
+            return inconsistent(format!(
+                "{} removals owed, more than the opponent's {victims} stones on the board",
+                pending[si]
+            ));
         }
         if action == "p" && hand[si] == 0 {
             return inconsistent(
