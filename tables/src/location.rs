@@ -25,9 +25,14 @@ pub fn game_name(id: u32) -> Option<&'static str> {
     }
 }
 
+/// The name of a rule profile's folder: `<game>-<hash of the fingerprint>`.
+pub fn profile_folder_name(game: &str, fingerprint: &str) -> String {
+    format!("{game}-{:016x}", fingerprint_hash(fingerprint))
+}
+
 /// The folder of a rule profile's tables under `dir`.
 pub fn profile_folder(dir: &Path, game: &str, fingerprint: &str) -> PathBuf {
-    dir.join(format!("{game}-{:016x}", fingerprint_hash(fingerprint)))
+    dir.join(profile_folder_name(game, fingerprint))
 }
 
 /// The file name of a sector's table.
@@ -49,7 +54,7 @@ pub fn check_placed(path: &Path, game: &str, fingerprint: &str, file: &str) -> R
             path.display()
         ));
     }
-    let folder = format!("{game}-{:016x}", fingerprint_hash(fingerprint));
+    let folder = profile_folder_name(game, fingerprint);
     let parent = path
         .parent()
         .and_then(|p| p.file_name())

@@ -69,14 +69,17 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Reads a data file of the tests, `tests/data/<file>` (e.g. `bench.tsv`).
+pub fn data(file: &str) -> String {
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "data", file].iter().collect();
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read test data {}: {e}", path.display()))
+}
+
 /// Reads a file of the published reference data carried in `tests/data/reference/` (e.g.
 /// `sanmill-perft.tsv`, `malom/counts.tsv`; its README says where each came from).
 pub fn reference(file: &str) -> String {
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "data", "reference", file]
-        .iter()
-        .collect();
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read reference data {}: {e}", path.display()))
+    data(&format!("reference/{file}"))
 }
 
 /// The reference Mill app's preset numbers, in its order (sanmill-format.md section 6).

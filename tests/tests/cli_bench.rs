@@ -1,9 +1,8 @@
 //! `retro bench` and `retro perft --no-bulk`: the suite's counts and signature against
 //! `tests/data/bench.tsv`, and counting without bulk counting against counting with it.
 
-use retro_tests::{retro, stderr, stdout};
+use retro_tests::{data, retro, stderr, stdout};
 use serde_json::Value;
-use std::path::PathBuf;
 
 fn json(s: &str) -> Value {
     serde_json::from_str(s.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))
@@ -11,11 +10,7 @@ fn json(s: &str) -> Value {
 
 /// `(position, depth, nodes)` per line of `tests/data/bench.tsv`.
 fn expected() -> Vec<(String, u64, u64)> {
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "data", "bench.tsv"]
-        .iter()
-        .collect();
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    data("bench.tsv")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.starts_with("position\t") && !l.is_empty())
         .map(|l| {

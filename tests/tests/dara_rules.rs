@@ -8,7 +8,6 @@ mod dara_slow;
 use dara_slow::{End, GenStats, Pos, Rules, SlowMove, BLACK, EMPTY, WHITE};
 use retro_engine::dara::{Dara, DaraEnd, DaraProfile, Move, Position, NONE};
 use retro_engine::Color;
-use std::path::PathBuf;
 use std::time::Instant;
 
 // ------------------------------------------------------------------------------------------------
@@ -577,10 +576,7 @@ fn transform_is_the_mirror_of_the_board() {
 
 #[test]
 fn perft_data_file() {
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "data", "dara-perft.tsv"]
-        .iter()
-        .collect();
-    let data = std::fs::read_to_string(&path).unwrap();
+    let data = retro_tests::data("dara-perft.tsv");
     let mut rows = 0;
     let mut default_start = Vec::new();
     let mut move_phase_positions = std::collections::BTreeSet::new();

@@ -7,7 +7,6 @@ mod oaq_slow;
 use oaq_slow::{Outcome, Pos, Rules, SlowTurn, NORTH, SOUTH};
 use retro_engine::oaq::position::Final;
 use retro_engine::oaq::{Move, Oaq, OaqProfile, Position, Side, Turn};
-use std::path::PathBuf;
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -838,10 +837,7 @@ fn every_turn_ends_on_long_relays() {
 
 #[test]
 fn perft_data_file() {
-    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "data", "oaq-perft.tsv"]
-        .iter()
-        .collect();
-    let data = std::fs::read_to_string(&path).unwrap();
+    let data = retro_tests::data("oaq-perft.tsv");
     let mut rows = 0;
     let mut default_start = Vec::new();
     for line in data.lines() {

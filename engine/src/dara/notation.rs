@@ -110,14 +110,17 @@ impl Dara {
     /// exact three.
     pub fn check_reachable(&self, p: &Position) -> Result<(), NotationError> {
         let names = ["White", "Black"];
-        let text = self.format_position(p);
-        let board = text.split(' ').next().unwrap_or("");
+        // The board field as text, for the error messages only.
+        let board = || {
+            let text = self.format_position(p);
+            text.split(' ').next().unwrap_or("").to_string()
+        };
         for (c, name) in names.iter().enumerate() {
             let four = in_fours(p.stones[c]);
             if four != 0 {
                 return Err(field_err(
                     "board",
-                    board,
+                    &board(),
                     format!(
                         "{name} has a run of four or more ({}): the rules forbid fours",
                         cells_list(four)
@@ -171,7 +174,7 @@ impl Dara {
                 if three != 0 {
                     return Err(field_err(
                         "board",
-                        board,
+                        &board(),
                         format!(
                             "{name} has a three ({}) in the drop phase, which \
                              drop-threes-forbidden=on forbids",

@@ -147,11 +147,15 @@ impl Oaq {
     /// stores together"): their sum, less the worth of the big pieces already captured (a big
     /// piece is never sown, so it cannot refill a row).
     pub fn off_board(&self, p: &Position) -> i32 {
-        let big_taken = match self.profile.big_mandarin {
+        p.stores[0] as i32 + p.stores[1] as i32 - self.big_taken(p)
+    }
+
+    /// Worth of the big pieces already captured (they sit in a store but are not seeds).
+    fn big_taken(&self, p: &Position) -> i32 {
+        match self.profile.big_mandarin {
             Some(v) => v as i32 * p.big.iter().filter(|&&b| !b).count() as i32,
             None => 0,
-        };
-        p.stores[0] as i32 + p.stores[1] as i32 - big_taken
+        }
     }
 
     /// Small seeds on the board.
@@ -169,12 +173,8 @@ impl Oaq {
     /// refill rule sees the profile's total. The solver's positions carry no stores; values
     /// and gains never depend on how the seeds off the board are split between the stores.
     pub fn with_profile_stores(&self, mut p: Position) -> Position {
-        let big_taken = match self.profile.big_mandarin {
-            Some(v) => v as i32 * p.big.iter().filter(|&&b| !b).count() as i32,
-            None => 0,
-        };
         let off = self.profile.total_seeds() as i32 - Self::on_board(&p);
-        p.stores = [(off + big_taken) as i16, 0];
+        p.stores = [(off + self.big_taken(&p)) as i16, 0];
         p
     }
 
@@ -335,9 +335,7 @@ impl Oaq {
             .map(|(_, t)| self.perft(&t.position, depth - 1))
             .sum()
     }
-}
 
-impl Oaq {
     /// Perft without bulk counting: every move of the last ply is played (its turn sown) and
     /// counted. Same counts as [`Oaq::perft`].
     pub fn perft_made(&self, p: &Position, depth: u32) -> u64 {
