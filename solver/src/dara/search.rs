@@ -1,33 +1,21 @@
-//! Search for Dara positions outside the solved endgames: iterative deepening negamax with
-//! alpha-beta, a transposition table and the endgame tables at the leaves.
-//!
-//! Scores are from the side to move's point of view. A won or lost line scores
-//! `±(MATE - plies)`, counting plies from the root; those values only come from the end of the
-//! game or from a table, so a root score in that range is a forced result. Lines cut off by the
-//! depth limit score a material estimate, far from the mate range. A result is *proven* when
-//! every line that decided it ended in a finished game or a table entry, or when it is a win
-//! found within the horizon (a faster win would have been found too).
+//! Search for Dara positions outside the solved endgames: [`crate::search::alpha_beta`] with
+//! the endgame tables at the leaves and a material estimate at the horizon.
 
 use crate::dara::rules::DaraRules;
+use crate::search::alpha_beta::{self, Edge, Searchable};
+use crate::search::score::{lost_at, score_of, MATE};
 use crate::sectors::db::{Db, ProbeError};
 use crate::sectors::folded::Folded;
 use retro_engine::dara::{Dara, Move, Position, ALL, NEIGHBOURS, NONE};
 use retro_tables::value::Value;
 use retro_tables::SectorKey;
-use std::collections::HashMap;
-use std::time::Instant;
 
-pub use crate::search::common::{score_of, value_of, MATE, MATE_BOUND};
-use crate::search::common::{Bound, Entry};
-
+pub use crate::search::score::{value_of, MATE_BOUND};
+pub use crate::search::Limits;
 /// A root move with its score.
-pub type ScoredMove = crate::search::common::ScoredMove<Move>;
+pub type ScoredMove = crate::search::ScoredMove<Move>;
 /// The result of a search.
-pub type SearchResult = crate::search::common::SearchResult<Move>;
-const INF: i32 = MATE + 1;
-
-/// Limits of a search (the same as the Ô Ăn Quan search's).
-pub use crate::search::common::Limits;
+pub type SearchResult = crate::search::SearchResult<Move>;
 
 /// The endgame tables found in a directory, checked once.
 pub struct Tables<'a> {
@@ -112,27 +100,6 @@ fn key(p: &Position) -> u128 {
         | (p.side.index() as u128) << 68
 }
 
-/// Mate scores are stored relative to the node, so they stay right at any distance from the root.
-fn to_tt(score: i32, ply: u32) -> i32 {
-    if score >= MATE_BOUND {
-        score + ply as i32
-    } else if score <= -MATE_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, ply: u32) -> i32 {
-    if score >= MATE_BOUND {
-        score - ply as i32
-    } else if score <= -MATE_BOUND {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
 /// Number of stone steps onto empty neighbouring cells.
 fn mobility(own: u32, empty: u32) -> i32 {
     let mut n = 0;
@@ -154,138 +121,72 @@ pub fn evaluate(p: &Position) -> i32 {
     100 * material + mobility(p.stones[s], empty) - mobility(p.stones[o], empty)
 }
 
-const TT_LIMIT: usize = 8_000_000;
-
-struct Searcher<'a> {
+/// Dara as the search sees it: the game and its endgame tables.
+struct DaraSearch<'a> {
     game: &'a Dara,
     tables: &'a Tables<'a>,
-    tt: HashMap<u128, Entry<Move>>,
-    nodes: u64,
-    deadline: Option<Instant>,
-    aborted: bool,
-    error: Option<ProbeError>,
 }
 
-impl Searcher<'_> {
-    /// Negamax within (alpha, beta); returns the score and whether it is exact.
-    fn search(
-        &mut self,
-        p: &Position,
-        depth: u32,
-        ply: u32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> (i32, bool) {
-        self.nodes += 1;
-        if self.nodes & 0xfff == 0 {
-            if let Some(d) = self.deadline {
-                if Instant::now() >= d {
-                    self.aborted = true;
-                }
-            }
-        }
-        if self.aborted {
-            return (0, false);
-        }
+impl Searchable for DaraSearch<'_> {
+    type Position = Position;
+    type Move = Move;
+    type Child = (Move, Position);
+    type Key = u128;
+    type Error = ProbeError;
+    const TT_LIMIT: usize = 8_000_000;
+
+    fn over(&self, p: &Position) -> bool {
+        self.game.outcome(p).is_some()
+    }
+    fn key(&self, p: &Position) -> u128 {
+        key(p)
+    }
+    fn leaf(&mut self, p: &Position, ply: u32) -> Result<Option<i32>, ProbeError> {
         let (s, o) = (p.side.index(), p.side.other().index());
         if p.stones[s].count_ones() + p.hand[s] as u32 <= 2 {
-            return (-(MATE - ply as i32), true);
+            return Ok(Some(lost_at(ply)));
         }
         if p.stones[o].count_ones() + p.hand[o] as u32 <= 2 {
-            return (MATE - ply as i32, true);
+            return Ok(Some(MATE - ply as i32));
         }
         if self.tables.covers(p) {
-            match self.tables.value(p) {
-                Ok(v) => return (score_of(v, ply), true),
-                Err(e) => {
-                    self.error = Some(e);
-                    self.aborted = true;
-                    return (0, false);
-                }
-            }
+            return Ok(Some(score_of(self.tables.value(p)?, ply)));
         }
+        Ok(None)
+    }
+    fn horizon(&self, p: &Position, ply: u32) -> (i32, bool) {
         let mut list = Vec::with_capacity(48);
         self.game.moves(p, &mut list);
         if list.is_empty() {
-            return (-(MATE - ply as i32), true);
-        }
-        if depth == 0 {
-            return (evaluate(p), false);
-        }
-        let k = key(p);
-        let mut hint = None;
-        if let Some(e) = self.tt.get(&k) {
-            hint = Some(e.best);
-            if e.depth >= depth || e.proven {
-                let v = from_tt(e.value, ply);
-                match e.bound {
-                    Bound::Exact => return (v, e.proven),
-                    Bound::Lower if v >= beta => return (v, e.proven),
-                    Bound::Upper if v <= alpha => return (v, e.proven),
-                    _ => {}
-                }
-            }
-        }
-        // The table's best move first, then removals, then the rest.
-        list.sort_by_key(|(m, _)| {
-            if Some(*m) == hint {
-                0
-            } else if m.removed != NONE {
-                1
-            } else {
-                2
-            }
-        });
-        let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_move = list[0].0;
-        let mut proven = true;
-        for (m, q) in &list {
-            let (v, pr) = self.search(q, depth - 1, ply + 1, -beta, -alpha);
-            let score = -v;
-            if self.aborted {
-                return (0, false);
-            }
-            if score > best {
-                best = score;
-                best_move = *m;
-            }
-            if best > alpha {
-                alpha = best;
-            }
-            if alpha >= beta {
-                // A lower bound: exact if the refuting line is.
-                proven = pr;
-                break;
-            }
-            proven &= pr;
-        }
-        // A win found within the horizon is the fastest there is: a faster one would have been
-        // found too.
-        if best >= MATE_BOUND && MATE - best - ply as i32 <= depth as i32 {
-            proven = true;
-        }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
+            (lost_at(ply), true)
         } else {
-            Bound::Exact
-        };
-        if self.tt.len() >= TT_LIMIT {
-            self.tt.clear();
+            (evaluate(p), false)
         }
-        self.tt.insert(
-            k,
-            Entry {
-                depth,
-                value: to_tt(best, ply),
-                bound,
-                proven,
-                best: best_move,
-            },
-        );
-        (best, proven)
+    }
+    fn children(&self, p: &Position, out: &mut Vec<(Move, Position)>) {
+        self.game.moves(p, out);
+    }
+    fn mv(c: &(Move, Position)) -> Move {
+        c.0
+    }
+    fn position(c: &(Move, Position)) -> &Position {
+        &c.1
+    }
+    fn edge(&self, _: &Position, _: &(Move, Position)) -> Edge {
+        Edge {
+            gain: 0,
+            passes: true,
+        }
+    }
+    /// The table's best move first, then removals, then the rest.
+    fn order(&self, c: &(Move, Position), hinted: bool) -> i32 {
+        if hinted {
+            0
+        } else if c.0.removed != NONE {
+            1
+        } else {
+            2
+        }
     }
 }
 
@@ -297,75 +198,5 @@ pub fn search(
     p: &Position,
     limits: Limits,
 ) -> Result<Option<SearchResult>, ProbeError> {
-    if game.outcome(p).is_some() {
-        return Ok(None);
-    }
-    let start = Instant::now();
-    let mut s = Searcher {
-        game,
-        tables,
-        tt: HashMap::new(),
-        nodes: 0,
-        deadline: limits.time.map(|t| start + t),
-        aborted: false,
-        error: None,
-    };
-    let mut roots = Vec::new();
-    game.moves(p, &mut roots);
-    let mut done: Option<SearchResult> = None;
-    for depth in 1..=limits.depth.max(1) {
-        let mut moves = Vec::new();
-        // Search the previous iteration's best moves first: it fills the table for the rest.
-        if let Some(prev) = &done {
-            let order: Vec<Move> = prev.moves.iter().map(|m| m.mv).collect();
-            roots.sort_by_key(|(m, _)| order.iter().position(|x| x == m));
-        }
-        for (mv, q) in &roots {
-            let (v, pr) = s.search(q, depth - 1, 1, -INF, INF);
-            moves.push(ScoredMove {
-                mv: *mv,
-                score: -v,
-                proven: pr,
-            });
-            if s.aborted {
-                break;
-            }
-        }
-        if let Some(e) = s.error.take() {
-            return Err(e);
-        }
-        if s.aborted {
-            break;
-        }
-        moves.sort_by_key(|m| -m.score);
-        let score = moves[0].score;
-        let proven =
-            moves.iter().all(|m| m.proven) || (score >= MATE_BOUND && MATE - score <= depth as i32);
-        done = Some(SearchResult {
-            score,
-            depth,
-            proven,
-            moves,
-            nodes: s.nodes,
-        });
-        if proven {
-            break;
-        }
-    }
-    let mut r = done.unwrap_or_else(|| SearchResult {
-        score: 0,
-        depth: 0,
-        proven: false,
-        moves: roots
-            .iter()
-            .map(|(mv, _)| ScoredMove {
-                mv: *mv,
-                score: 0,
-                proven: false,
-            })
-            .collect(),
-        nodes: 0,
-    });
-    r.nodes = s.nodes;
-    Ok(Some(r))
+    alpha_beta::search(&mut DaraSearch { game, tables }, p, limits)
 }

@@ -1,35 +1,25 @@
 //! Search for Mill positions no table holds (e.g. placement positions when only the endgame
-//! tables exist): iterative deepening negamax with alpha-beta, a transposition table and the
-//! tables of the directory at the leaves.
-//!
-//! Scores follow [`crate::dara::search`]: from the side to move's point of view, a won or lost
-//! line scores `±(MATE - plies)` counting plies from the root, and only the end of the game or a
-//! table gives such a score; lines cut off by the depth limit score a material estimate, far
-//! from the mate range. A result is *proven* when every line that decided it ended in a
-//! finished game or a table entry, or when it is a win found within the horizon.
+//! tables exist): [`crate::search::alpha_beta`] with the tables of the directory at the leaves
+//! and a material estimate at the horizon. Root moves of equal score are listed in move-text
+//! order.
 //!
 //! A move is one ply, removals included. The turn passes after most moves; when it does not
 //! (the game ended on the move, or both sides owe removals), the position after the move is
 //! scored from the mover's side rather than negated.
 
-use crate::search::common::{score_of, Bound, Entry, MATE, MATE_BOUND};
-
-/// A root move with its score.
-pub type ScoredMove = crate::search::common::ScoredMove<Move>;
-/// The result of a search (root moves best first, ties in move-text order).
-pub type SearchResult = crate::search::common::SearchResult<Move>;
 use crate::mill::Db;
+use crate::search::alpha_beta::{self, Edge, FastMap, Searchable};
+use crate::search::score::{lost_at, score_of, MATE};
 use crate::sectors::db::ProbeError;
 use crate::sectors::folded::Folded;
 use retro_engine::mill::{Mill, Move, Position};
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
-use std::time::Instant;
+use std::cmp::Ordering;
 
-/// Limits of a search (the same as the Ô Ăn Quan search's).
-pub use crate::search::common::Limits;
-
-const INF: i32 = MATE + 1;
+pub use crate::search::Limits;
+/// A root move with its score.
+pub type ScoredMove = crate::search::ScoredMove<Move>;
+/// The result of a search (root moves best first, ties in move-text order).
+pub type SearchResult = crate::search::SearchResult<Move>;
 
 /// Everything of a position the rules depend on (not the move counters).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -48,47 +38,6 @@ fn key(p: &Position) -> Key {
         p.marked as u64 | (p.pending[0] as u8 as u64) << 32 | (p.pending[1] as u8 as u64) << 40,
         p.formed[0] as u64 | (p.formed[1] as u64) << 32,
     )
-}
-
-/// A fast multiply-rotate hasher for the transposition table's keys.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-type Tt = HashMap<Key, Entry<Move>, BuildHasherDefault<KeyHasher>>;
-
-/// Mate scores are stored relative to the node, so they stay right at any distance from the root.
-fn to_tt(score: i32, ply: u32) -> i32 {
-    if score >= MATE_BOUND {
-        score + ply as i32
-    } else if score <= -MATE_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, ply: u32) -> i32 {
-    if score >= MATE_BOUND {
-        score - ply as i32
-    } else if score <= -MATE_BOUND {
-        score + ply as i32
-    } else {
-        score
-    }
 }
 
 /// Number of slides from `own` onto empty neighbouring points.
@@ -112,25 +61,19 @@ pub fn evaluate(m: &Mill, p: &Position) -> i32 {
     100 * material + mobility(m, p.stones[s], empty) - mobility(m, p.stones[o], empty)
 }
 
-const TT_LIMIT: usize = 4_000_000;
-
-struct Searcher<'a> {
+/// Mill as the search sees it: the game and its tables.
+struct MillSearch<'a> {
     db: &'a Db,
     game: &'a Mill,
     /// Whether the rules are ones tables can exist for.
     probe: bool,
     /// Sectors (packed keys) found to have no table.
-    missing: HashSet<u32, BuildHasherDefault<KeyHasher>>,
-    tt: Tt,
-    /// Move lists, one per ply, reused.
-    lists: Vec<Vec<(Move, Position)>>,
-    nodes: u64,
-    deadline: Option<Instant>,
-    aborted: bool,
-    error: Option<ProbeError>,
+    missing: FastMap<u32, ()>,
+    /// Move texts, for listing root moves of equal score.
+    texts: FastMap<Move, String>,
 }
 
-impl Searcher<'_> {
+impl MillSearch<'_> {
     /// The table value of `p` as a score at `ply`, if a table holds it.
     fn probe(&mut self, p: &Position, ply: u32) -> Result<Option<i32>, ProbeError> {
         // Tables hold positions at the start of a ply under rules with no extra state.
@@ -139,13 +82,13 @@ impl Searcher<'_> {
         }
         let f = Folded::from_position(p);
         let packed = f.packed_key();
-        if self.missing.contains(&packed) {
+        if self.missing.contains_key(&packed) {
             return Ok(None);
         }
         match self.db.value_folded(&f) {
             Ok(v) => Ok(Some(score_of(v, ply))),
             Err(ProbeError::Missing { .. }) => {
-                self.missing.insert(packed);
+                self.missing.insert(packed, ());
                 Ok(None)
             }
             // The position is one the tables describe, so this is a table that failed to open
@@ -157,150 +100,64 @@ impl Searcher<'_> {
             Err(e) => Err(e),
         }
     }
+}
 
-    /// Negamax within (alpha, beta); returns the score and whether it is exact.
-    fn search(
-        &mut self,
-        p: &Position,
-        depth: u32,
-        ply: u32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> (i32, bool) {
-        self.nodes += 1;
-        if self.nodes & 0xfff == 0 {
-            if let Some(d) = self.deadline {
-                if Instant::now() >= d {
-                    self.aborted = true;
-                }
-            }
-        }
-        if self.aborted {
-            return (0, false);
-        }
-        let game = self.game;
-        if game.decided(p) {
-            let over = game.outcome(p).expect("a decided game is over");
-            let mate = MATE - ply as i32;
-            return (if over.loser == p.side { -mate } else { mate }, true);
-        }
-        match self.probe(p, ply) {
-            Ok(Some(s)) => return (s, true),
-            Ok(None) => {}
-            Err(e) => {
-                self.error = Some(e);
-                self.aborted = true;
-                return (0, false);
-            }
-        }
-        if depth == 0 {
-            if game.count_steps(p) == 0 {
-                return (-(MATE - ply as i32), true);
-            }
-            return (evaluate(game, p), false);
-        }
-        let ply_index = ply as usize;
-        if self.lists.len() <= ply_index {
-            self.lists.resize_with(ply_index + 1, Vec::new);
-        }
-        let mut list = std::mem::take(&mut self.lists[ply_index]);
-        game.moves(p, &mut list);
-        let r = self.expand(p, &mut list, depth, ply, &mut alpha, beta);
-        self.lists[ply_index] = list;
-        r
+impl Searchable for MillSearch<'_> {
+    type Position = Position;
+    type Move = Move;
+    type Child = (Move, Position);
+    type Key = Key;
+    type Error = ProbeError;
+    const TT_LIMIT: usize = 4_000_000;
+
+    fn over(&self, p: &Position) -> bool {
+        self.game.outcome(p).is_some()
     }
-
-    /// The inner part of [`Searcher::search`]: the moves of `p`, searched.
-    fn expand(
-        &mut self,
-        p: &Position,
-        list: &mut [(Move, Position)],
-        depth: u32,
-        ply: u32,
-        alpha: &mut i32,
-        beta: i32,
-    ) -> (i32, bool) {
-        if list.is_empty() {
-            return (-(MATE - ply as i32), true);
+    fn key(&self, p: &Position) -> Key {
+        key(p)
+    }
+    fn leaf(&mut self, p: &Position, ply: u32) -> Result<Option<i32>, ProbeError> {
+        if self.game.decided(p) {
+            let over = self.game.outcome(p).expect("a decided game is over");
+            let mate = MATE - ply as i32;
+            return Ok(Some(if over.loser == p.side { -mate } else { mate }));
         }
-        let k = key(p);
-        let mut hint = None;
-        if let Some(e) = self.tt.get(&k) {
-            hint = Some(e.best);
-            if e.depth >= depth || e.proven {
-                let v = from_tt(e.value, ply);
-                match e.bound {
-                    Bound::Exact => return (v, e.proven),
-                    Bound::Lower if v >= beta => return (v, e.proven),
-                    Bound::Upper if v <= *alpha => return (v, e.proven),
-                    _ => {}
-                }
-            }
-        }
-        // The table's best move first, then removals, then the rest.
-        list.sort_by_key(|(m, _)| {
-            if Some(*m) == hint {
-                0
-            } else if m.removed != 0 {
-                1
-            } else {
-                2
-            }
-        });
-        let alpha0 = *alpha;
-        let mut best = -INF;
-        let mut best_move = list[0].0;
-        let mut proven = true;
-        for (m, q) in list.iter() {
-            let (score, pr) = if q.side == p.side {
-                self.search(q, depth - 1, ply + 1, *alpha, beta)
-            } else {
-                let (v, pr) = self.search(q, depth - 1, ply + 1, -beta, -*alpha);
-                (-v, pr)
-            };
-            if self.aborted {
-                return (0, false);
-            }
-            if score > best {
-                best = score;
-                best_move = *m;
-            }
-            if best > *alpha {
-                *alpha = best;
-            }
-            if *alpha >= beta {
-                // A lower bound: exact if the refuting line is.
-                proven = pr;
-                break;
-            }
-            proven &= pr;
-        }
-        // A win found within the horizon is the fastest there is: a faster one would have been
-        // found too.
-        if best >= MATE_BOUND && MATE - best - ply as i32 <= depth as i32 {
-            proven = true;
-        }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
+        self.probe(p, ply)
+    }
+    fn horizon(&self, p: &Position, ply: u32) -> (i32, bool) {
+        if self.game.count_steps(p) == 0 {
+            (lost_at(ply), true)
         } else {
-            Bound::Exact
-        };
-        if self.tt.len() >= TT_LIMIT {
-            self.tt.clear();
+            (evaluate(self.game, p), false)
         }
-        self.tt.insert(
-            k,
-            Entry {
-                depth,
-                value: to_tt(best, ply),
-                bound,
-                proven,
-                best: best_move,
-            },
-        );
-        (best, proven)
+    }
+    fn children(&self, p: &Position, out: &mut Vec<(Move, Position)>) {
+        self.game.moves(p, out);
+    }
+    fn mv(c: &(Move, Position)) -> Move {
+        c.0
+    }
+    fn position(c: &(Move, Position)) -> &Position {
+        &c.1
+    }
+    fn edge(&self, p: &Position, c: &(Move, Position)) -> Edge {
+        Edge {
+            gain: 0,
+            passes: c.1.side != p.side,
+        }
+    }
+    /// The table's best move first, then removals, then the rest.
+    fn order(&self, c: &(Move, Position), hinted: bool) -> i32 {
+        if hinted {
+            0
+        } else if c.0.removed != 0 {
+            1
+        } else {
+            2
+        }
+    }
+    fn tie(&self, a: &Move, b: &Move) -> Ordering {
+        self.texts[a].cmp(&self.texts[b])
     }
 }
 
@@ -308,104 +165,31 @@ impl Searcher<'_> {
 /// `Ok(None)` when the game is over at `p`; an error when a table the search needed is damaged.
 pub fn search(db: &Db, p: &Position, limits: Limits) -> Result<Option<SearchResult>, ProbeError> {
     let game = db.game();
-    if game.outcome(p).is_some() {
-        return Ok(None);
-    }
-    let start = Instant::now();
-    let mut s = Searcher {
-        db,
-        game,
-        probe: crate::mill::sectors::unsupported(&game.profile).is_none(),
-        missing: HashSet::default(),
-        tt: Tt::default(),
-        lists: Vec::new(),
-        nodes: 0,
-        deadline: limits.time.map(|t| start + t),
-        aborted: false,
-        error: None,
-    };
     let mut roots = Vec::new();
     game.moves(p, &mut roots);
-    let texts: HashMap<Move, String> = roots
+    let texts = roots
         .iter()
         .map(|(m, _)| (*m, game.format_move(m)))
         .collect();
-    let mut done: Option<SearchResult> = None;
-    for depth in 1..=limits.depth.max(1) {
-        let mut moves = Vec::new();
-        // Search the previous iteration's best moves first: it fills the table for the rest.
-        if let Some(prev) = &done {
-            let order: Vec<Move> = prev.moves.iter().map(|m| m.mv).collect();
-            roots.sort_by_key(|(m, _)| order.iter().position(|x| x == m));
-        }
-        for (mv, q) in &roots {
-            let (score, pr) = if q.side == p.side {
-                s.search(q, depth - 1, 1, -INF, INF)
-            } else {
-                let (v, pr) = s.search(q, depth - 1, 1, -INF, INF);
-                (-v, pr)
-            };
-            moves.push(ScoredMove {
-                mv: *mv,
-                score,
-                proven: pr,
-            });
-            if s.aborted {
-                break;
-            }
-        }
-        if let Some(e) = s.error.take() {
-            return Err(e);
-        }
-        if s.aborted {
-            break;
-        }
-        moves.sort_by(|a, b| b.score.cmp(&a.score).then(texts[&a.mv].cmp(&texts[&b.mv])));
-        let score = moves[0].score;
-        let proven =
-            moves.iter().all(|m| m.proven) || (score >= MATE_BOUND && MATE - score <= depth as i32);
-        done = Some(SearchResult {
-            score,
-            depth,
-            proven,
-            moves,
-            nodes: s.nodes,
-        });
-        if proven {
-            break;
-        }
-    }
-    let mut r = done.unwrap_or_else(|| {
-        let mut moves: Vec<ScoredMove> = roots
-            .iter()
-            .map(|(mv, _)| ScoredMove {
-                mv: *mv,
-                score: 0,
-                proven: false,
-            })
-            .collect();
-        moves.sort_by(|a, b| texts[&a.mv].cmp(&texts[&b.mv]));
-        SearchResult {
-            score: 0,
-            depth: 0,
-            proven: false,
-            moves,
-            nodes: 0,
-        }
-    });
-    r.nodes = s.nodes;
-    Ok(Some(r))
+    let mut s = MillSearch {
+        db,
+        game,
+        probe: crate::mill::sectors::unsupported(&game.profile).is_none(),
+        missing: FastMap::default(),
+        texts,
+    };
+    alpha_beta::search(&mut s, p, limits)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::common::value_of;
+    use crate::search::score::{value_of, MATE_BOUND};
     use crate::sectors::sector::SectorKey;
     use crate::sectors::solve::solve;
     use retro_engine::mill::Profile;
     use retro_tables::value::Value;
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
     const K33: SectorKey = SectorKey {
         w: 3,

@@ -1,52 +1,18 @@
-//! Search for Ô Ăn Quan positions no table covers: iterative deepening negamax with alpha-beta
-//! and a transposition table. Scores are future net seeds for the side to move (captures minus
-//! refills, plus the final collection), as in RULES.md 3.9; a line cut off by the depth limit
-//! scores 0 from there on.
+//! Search for Ô Ăn Quan positions no table covers: [`crate::search::alpha_beta`] with the
+//! final collection at the leaves. Scores are future net seeds for the side to move (captures
+//! minus refills, plus the final collection), as in RULES.md 3.9; a line cut off by the depth
+//! limit scores 0 from there on.
 
-use retro_engine::oaq::{Move, Oaq, Position, Side};
-use std::collections::HashMap;
-use std::time::Instant;
+use crate::search::alpha_beta::{self, Edge, Searchable};
+use retro_engine::oaq::{Move, Oaq, Position, Side, Turn};
+use std::cmp::Ordering;
+use std::convert::Infallible;
 
-pub use crate::search::common::Limits;
-
-/// A root move with its score.
-#[derive(Clone, Debug)]
-pub struct ScoredMove {
-    /// The move.
-    pub mv: Move,
-    /// Future net seeds for the mover after this move, at the reported depth.
-    pub score: i32,
-}
-
-/// The result of a search.
-#[derive(Clone, Debug)]
-pub struct SearchResult {
-    /// Score of the position for the side to move.
-    pub score: i32,
-    /// Depth of the deepest completed iteration.
-    pub depth: u32,
-    /// Whether every line reached the end of the game (the score is then exact).
-    pub proven: bool,
-    /// Every legal move with its score, best first.
-    pub moves: Vec<ScoredMove>,
-    /// Positions searched.
-    pub nodes: u64,
-}
-
-#[derive(Clone, Copy)]
-struct Entry {
-    depth: u32,
-    value: i32,
-    bound: Bound,
-    proven: bool,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
+pub use crate::search::Limits;
+/// A root move with its score (future net seeds for the mover after it).
+pub type ScoredMove = crate::search::ScoredMove<Move>;
+/// The result of a search; `proven` when every line reached the end of the game.
+pub type SearchResult = crate::search::SearchResult<Move>;
 
 fn key(p: &Position) -> u128 {
     let mut k: u128 = 0;
@@ -59,155 +25,69 @@ fn key(p: &Position) -> u128 {
     (k << 1) | p.first as u128
 }
 
-const INF: i32 = 1 << 20;
-
-struct Searcher<'a> {
-    game: &'a Oaq,
-    tt: HashMap<u128, Entry>,
-    nodes: u64,
-    deadline: Option<Instant>,
-    aborted: bool,
+/// What a turn earns its mover: its captures, less 5 for a refill.
+fn gain(t: &Turn) -> i32 {
+    t.captured as i32 - if t.refilled { 5 } else { 0 }
 }
 
-impl Searcher<'_> {
-    /// Negamax; returns (value, proven).
-    fn search(&mut self, p: &Position, depth: u32, mut alpha: i32, beta: i32) -> (i32, bool) {
-        self.nodes += 1;
-        if self.nodes & 0xfff == 0 {
-            if let Some(d) = self.deadline {
-                if Instant::now() >= d {
-                    self.aborted = true;
-                }
-            }
-        }
-        if self.aborted {
-            return (0, false);
-        }
-        if let Some(f) = self.game.outcome(p) {
-            // Only the final collection is still to come.
+/// Ô Ăn Quan as the search sees it.
+struct OaqSearch<'a>(&'a Oaq);
+
+impl Searchable for OaqSearch<'_> {
+    type Position = Position;
+    type Move = Move;
+    type Child = (Move, Turn);
+    type Key = u128;
+    type Error = Infallible;
+    const TT_LIMIT: usize = 20_000_000;
+
+    fn over(&self, p: &Position) -> bool {
+        self.0.outcome(p).is_some()
+    }
+    fn key(&self, p: &Position) -> u128 {
+        key(p)
+    }
+    /// Only the final collection is still to come.
+    fn leaf(&mut self, p: &Position, _: u32) -> Result<Option<i32>, Infallible> {
+        Ok(self.0.outcome(p).map(|f| {
             let s = p.side.index();
-            let own = f.stores[s] - p.stores[s];
-            let opp = f.stores[1 - s] - p.stores[1 - s];
-            return ((own - opp) as i32, true);
+            (f.stores[s] - p.stores[s] - (f.stores[1 - s] - p.stores[1 - s])) as i32
+        }))
+    }
+    fn horizon(&self, _: &Position, _: u32) -> (i32, bool) {
+        (0, false)
+    }
+    fn children(&self, p: &Position, out: &mut Vec<(Move, Turn)>) {
+        self.0.moves(p, out);
+    }
+    fn mv(c: &(Move, Turn)) -> Move {
+        c.0
+    }
+    fn position(c: &(Move, Turn)) -> &Position {
+        &c.1.position
+    }
+    fn edge(&self, _: &Position, c: &(Move, Turn)) -> Edge {
+        Edge {
+            gain: gain(&c.1),
+            passes: true,
         }
-        if depth == 0 {
-            return (0, false);
-        }
-        let k = key(p);
-        if let Some(e) = self.tt.get(&k) {
-            if e.depth >= depth || e.proven {
-                match e.bound {
-                    Bound::Exact => return (e.value, e.proven),
-                    Bound::Lower if e.value >= beta => return (e.value, e.proven),
-                    Bound::Upper if e.value <= alpha => return (e.value, e.proven),
-                    _ => {}
-                }
-            }
-        }
-        let mut list = Vec::with_capacity(10);
-        self.game.moves(p, &mut list);
-        // Bigger immediate gains first.
-        list.sort_by_key(|(_, t)| -(t.captured as i32 - 5 * t.refilled as i32));
-        let alpha0 = alpha;
-        let mut best = -INF;
-        let mut proven = true;
-        for (_, t) in &list {
-            let gain = t.captured as i32 - if t.refilled { 5 } else { 0 };
-            let (v, pr) = self.search(&t.position, depth - 1, gain - beta, gain - alpha);
-            let score = gain - v;
-            proven &= pr;
-            if score > best {
-                best = score;
-            }
-            if best > alpha {
-                alpha = best;
-            }
-            if alpha >= beta {
-                break;
-            }
-        }
-        if self.aborted {
-            return (0, false);
-        }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        self.tt.insert(
-            k,
-            Entry {
-                depth,
-                value: best,
-                bound,
-                proven,
-            },
-        );
-        (best, proven)
+    }
+    /// Bigger immediate gains first.
+    fn order(&self, c: &(Move, Turn), _: bool) -> i32 {
+        -gain(&c.1)
+    }
+    /// Notation order: cells ascending, `+` before `-`.
+    fn tie(&self, a: &Move, b: &Move) -> Ordering {
+        (a.cell, -a.dir).cmp(&(b.cell, -b.dir))
     }
 }
 
 /// Searches a position within the limits. Returns `None` when the game is over.
 pub fn search(game: &Oaq, p: &Position, limits: Limits) -> Option<SearchResult> {
-    if game.outcome(p).is_some() {
-        return None;
+    match alpha_beta::search(&mut OaqSearch(game), p, limits) {
+        Ok(r) => r,
+        Err(e) => match e {},
     }
-    let start = Instant::now();
-    let mut s = Searcher {
-        game,
-        tt: HashMap::new(),
-        nodes: 0,
-        deadline: limits.time.map(|t| start + t),
-        aborted: false,
-    };
-    let mut roots = Vec::new();
-    game.moves(p, &mut roots);
-    let mut done: Option<SearchResult> = None;
-    for depth in 1..=limits.depth.max(1) {
-        let mut moves = Vec::new();
-        let mut all_proven = true;
-        for (mv, t) in &roots {
-            let gain = t.captured as i32 - if t.refilled { 5 } else { 0 };
-            let (v, pr) = s.search(&t.position, depth - 1, -INF, INF);
-            all_proven &= pr;
-            moves.push(ScoredMove {
-                mv: *mv,
-                score: gain - v,
-            });
-        }
-        if s.aborted {
-            break;
-        }
-        moves.sort_by_key(|m| -m.score);
-        let score = moves[0].score;
-        done = Some(SearchResult {
-            score,
-            depth,
-            proven: all_proven,
-            moves,
-            nodes: s.nodes,
-        });
-        if all_proven {
-            break;
-        }
-        if s.tt.len() > 20_000_000 {
-            s.tt.clear();
-        }
-    }
-    let mut r = done.unwrap_or_else(|| SearchResult {
-        score: 0,
-        depth: 0,
-        proven: false,
-        moves: roots
-            .iter()
-            .map(|(mv, _)| ScoredMove { mv: *mv, score: 0 })
-            .collect(),
-        nodes: 0,
-    });
-    r.nodes = s.nodes;
-    Some(r)
 }
 
 #[cfg(test)]
