@@ -2,6 +2,10 @@
 //! with full legality checks and ends a game by its rules and by the play rules that the solved
 //! values ignore (threefold repetition and the N-move rule).
 
+pub mod dara;
+pub mod mill;
+pub mod oaq;
+
 use crate::error::CliError;
 use serde_json::{json, Value as Json};
 use std::collections::HashMap;

@@ -1,8 +1,8 @@
 //! `retro solve oaq`: the exact values of a whole small Ô Ăn Quan game, into one table.
 
+use crate::args::RuleArgs;
 use crate::error::CliError;
-use crate::oaq_cmd::{game, open_table, table_path};
-use crate::RuleArgs;
+use crate::games::oaq::{game, open_table, table_path};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use retro_solver::oaq::big::solve_big;
@@ -66,7 +66,7 @@ fn file_len(path: &Path) -> u64 {
 }
 
 /// `retro solve oaq`.
-pub fn solve_cmd(
+pub fn solve(
     rules: &RuleArgs,
     dir: &Path,
     threads: Option<usize>,

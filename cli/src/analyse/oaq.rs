@@ -1,157 +1,17 @@
-//! `retro moves oaq`, `retro perft oaq` and `retro analyse oaq`.
+//! `retro analyse oaq`: the table of a solved game where there is one, else a search.
 
+use crate::args::RuleArgs;
 use crate::error::CliError;
-use crate::game_referees::OaqReferee;
+use crate::games::oaq::{game, open_table, position, Solved};
 use crate::output;
-use crate::RuleArgs;
-use retro_engine::oaq::{Oaq, OaqProfile, Position};
+use crate::referee::oaq::OaqReferee;
+use retro_engine::oaq::{Oaq, Position};
 use retro_solver::oaq::index::OaqIndex;
 use retro_solver::oaq::search::{search, Limits};
 use retro_solver::oaq::table::OaqProbe;
 use retro_solver::oaq::values::gain;
-use retro_tables::location::{profile_folder, OAQ_FILE};
-use retro_tables::OaqTable;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-/// Builds the game from `--rule` settings (`--variant` is for Mill only).
-pub fn game(rules: &RuleArgs) -> Result<Oaq, CliError> {
-    rules.no_variant("oaq", "seeds=K,M, big-mandarin=V, quan-non=K")?;
-    let mut profile = OaqProfile::default();
-    for r in rules.game_rules() {
-        profile.set(r).map_err(CliError::input)?;
-    }
-    Ok(Oaq::new(profile))
-}
-
-/// The position of `--fen`, or the start.
-pub fn position(g: &Oaq, fen: Option<&str>) -> Result<Position, CliError> {
-    match fen {
-        Some(f) => g.parse_position(f).map_err(CliError::input),
-        None => Ok(g.start()),
-    }
-}
-
-fn state_json(g: &Oaq, p: &Position) -> Value {
-    let mut list = Vec::new();
-    g.moves(p, &mut list);
-    let moves: Vec<Value> = list
-        .iter()
-        .map(|(m, t)| {
-            json!({
-                "move": g.format_move(m),
-                "captured": t.captured,
-                "refilled": t.refilled,
-                "position": g.format_position(&t.position),
-            })
-        })
-        .collect();
-    let over = g.outcome(p).map(|f| {
-        json!({
-            "south": f.stores[0],
-            "north": f.stores[1],
-            "winner": f.winner.map(|s| s.name()),
-        })
-    });
-    json!({
-        "position": g.format_position(p),
-        "side": p.side.name(),
-        "game_over": over,
-        "moves": moves,
-    })
-}
-
-/// `retro moves oaq`.
-pub fn moves(
-    rules: &RuleArgs,
-    fen: Option<&str>,
-    as_json: bool,
-    batch: Option<&str>,
-) -> Result<(), CliError> {
-    let g = game(rules)?;
-    if let Some(path) = batch {
-        return output::batch(path, |i, line| match g.parse_position(line) {
-            Ok(p) => state_json(&g, &p),
-            Err(e) => output::line_error(i, line, e),
-        });
-    }
-    let p = position(&g, fen)?;
-    if as_json {
-        println!("{}", state_json(&g, &p));
-        return Ok(());
-    }
-    print!("{}", g.diagram(&p));
-    println!("Position: {}", g.format_position(&p));
-    let mut list = Vec::new();
-    g.moves(&p, &mut list);
-    if list.is_empty() {
-        println!("No legal moves.");
-    }
-    for (m, t) in &list {
-        println!(
-            "  {:<4} captures {:>3}{}  -> {}",
-            g.format_move(m),
-            t.captured,
-            if t.refilled {
-                " (after refilling, -5)"
-            } else {
-                ""
-            },
-            g.format_position(&t.position)
-        );
-    }
-    Ok(())
-}
-
-/// Perft of `p` on `threads` threads, bulk-counting the last ply (or playing every move).
-pub fn perft_count(
-    g: &Oaq,
-    p: &Position,
-    depth: u32,
-    bulk: bool,
-    threads: Option<usize>,
-) -> Result<output::PerftSplit, CliError> {
-    let mut list = Vec::new();
-    g.moves(p, &mut list);
-    let roots: Vec<(String, Position)> = list
-        .iter()
-        .map(|(m, t)| (g.format_move(m), t.position))
-        .collect();
-    output::perft_roots(threads, &roots, depth, |q, d| {
-        if bulk {
-            g.perft(q, d)
-        } else {
-            g.perft_made(q, d)
-        }
-    })
-}
-
-/// `retro perft oaq`.
-pub fn perft(
-    rules: &RuleArgs,
-    fen: Option<&str>,
-    depth: u32,
-    bulk: bool,
-    divide: bool,
-    threads: Option<usize>,
-    as_json: bool,
-) -> Result<(), CliError> {
-    let g = game(rules)?;
-    let p = position(&g, fen)?;
-    let (parts, nodes, secs) = perft_count(&g, &p, depth, bulk, threads)?;
-    let title = format!(
-        "perft oaq ({}) depth {depth}, {}",
-        g.profile.fingerprint(),
-        if bulk {
-            "bulk counting at the last ply"
-        } else {
-            "every move of the last ply played"
-        }
-    );
-    output::perft_report(&title, &parts, nodes, secs, divide, as_json);
-    Ok(())
-}
 
 /// The answer of a solved game's table, when it holds the position.
 fn table_json(g: &Oaq, table: &Solved, p: &Position) -> Option<Value> {
@@ -208,9 +68,6 @@ fn judge(g: &Oaq, table: Option<&Solved>, p: &Position, q: &Position) -> crate::
         change,
     )
 }
-
-/// A solved game's table with its index.
-pub type Solved = (OaqTable, OaqIndex);
 
 /// The analysis of a position: from the solved game's table when it holds it, else a search.
 pub fn analysis_json(g: &Oaq, table: Option<&Solved>, p: &Position, limits: Limits) -> Value {
@@ -357,27 +214,4 @@ pub fn analyse(
         );
     }
     Ok(())
-}
-
-/// Where the table of a game's rules lives under `dir`.
-pub fn table_path(g: &Oaq, dir: &Path) -> PathBuf {
-    profile_folder(dir, "oaq", &g.profile.fingerprint()).join(OAQ_FILE)
-}
-
-/// Opens the table of a game's rules, checking that it was built for them.
-pub fn open_table(g: &Oaq, dir: &Path) -> Result<Option<OaqTable>, CliError> {
-    let path = table_path(g, dir);
-    if !path.exists() {
-        return Ok(None);
-    }
-    let t = OaqTable::open(&path).map_err(CliError::other)?;
-    if t.header.fingerprint != g.profile.fingerprint() {
-        return Err(CliError::other(format!(
-            "{}: table built for other rules ({:?}), expected {:?}",
-            path.display(),
-            t.header.fingerprint,
-            g.profile.fingerprint()
-        )));
-    }
-    Ok(Some(t))
 }

@@ -1,10 +1,14 @@
 //! `retro play mill|dara|oaq`: each game's referee and adviser for the play loop.
 
+pub mod session;
+
+use crate::args::RuleArgs;
+use crate::args::{GameKind, PlayArgs};
 use crate::error::CliError;
-use crate::game_referees::{DaraReferee, OaqReferee};
-use crate::play_cmd::{play, Seats};
+use crate::output;
+use crate::play::session::{play, Seats};
 use crate::referee::Referee;
-use crate::RuleArgs;
+use crate::referee::{dara::DaraReferee, oaq::OaqReferee};
 use retro_engine::mill::Position;
 use retro_solver::dara::rules::DaraRules;
 use retro_solver::mill::Db;
@@ -36,14 +40,14 @@ fn mill_advice(
     p: &Position,
     limits: Limits,
 ) -> Result<Json, CliError> {
-    match crate::solve_cmd::analyse_json(db, p, false) {
+    match crate::analyse::mill::analyse_json(db, p, false) {
         Ok(mut v) => {
             v["source"] = json!("tables");
             v["proven"] = json!(true);
             if v["result"] == "win" {
                 // Never let a won game slip into an N-move draw.
-                let pick = crate::mill_record::move_beating_the_n_move_rule(db, p)
-                    .map_err(|e| crate::solve_cmd::probe_err(db, variant, dir, e))?;
+                let pick = crate::referee::mill::move_beating_the_n_move_rule(db, p)
+                    .map_err(|e| crate::analyse::mill::probe_err(db, variant, dir, e))?;
                 if let Some(mv) = pick.filter(|mv| v["best"][0] != mv.as_str()) {
                     v["best"] = json!([mv]);
                     v["source"] = json!("tables, next removal before the N-move rule");
@@ -54,26 +58,26 @@ fn mill_advice(
         Err(ProbeError::Missing { .. } | ProbeError::Unsupported(_)) => {
             let m = db.game();
             let r = retro_solver::mill::search::search(db, p, limits)
-                .map_err(|e| crate::solve_cmd::probe_err(db, variant, dir, e))?
+                .map_err(|e| crate::analyse::mill::probe_err(db, variant, dir, e))?
                 .ok_or_else(|| CliError::other("the game is over"))?;
             let moves = r
                 .moves
                 .iter()
                 .map(|s| (m.format_move(&s.mv), s.score, s.proven));
-            Ok(crate::dara_cmd::search_json(
+            Ok(crate::analyse::dara::search_json(
                 m.format_fen(p),
                 (r.score, r.proven, r.depth, r.nodes),
                 moves.collect(),
             ))
         }
-        Err(e) => Err(crate::solve_cmd::probe_err(db, variant, dir, e)),
+        Err(e) => Err(crate::analyse::mill::probe_err(db, variant, dir, e)),
     }
 }
 
 /// `retro play mill`.
 pub fn mill(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
-    let m = crate::mill_cmd::game(rules)?;
-    let start = crate::mill_cmd::position(&m, opts.fen)?;
+    let m = crate::games::mill::game(rules)?;
+    let start = crate::games::mill::position(&m, opts.fen)?;
     let seats = Seats::parse(opts.seats, m.side_names())?;
     let variant = rules.mill_variant();
     let db = Db::new(m, opts.dir);
@@ -84,16 +88,17 @@ pub fn mill(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
 /// `retro play dara`.
 pub fn dara(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
     let referee = DaraReferee {
-        game: crate::dara_cmd::game(rules)?,
+        game: crate::games::dara::game(rules)?,
         n_move_rule: rules.n_move_rule()?,
     };
     let g = &referee.game;
-    let start = crate::dara_cmd::position(g, opts.fen)?;
+    let start = crate::games::dara::position(g, opts.fen)?;
     let seats = Seats::parse(opts.seats, referee.side_names())?;
     let db = SectorDb::with_rules(DaraRules { game: g.clone() }, opts.dir);
     let tables = retro_solver::dara::search::Tables::open(&db);
     let advise = |p: &retro_engine::dara::Position| {
-        crate::dara_cmd::analysis_json(g, &tables, p, false, opts.limits).map_err(CliError::other)
+        crate::analyse::dara::analysis_json(g, &tables, p, false, opts.limits)
+            .map_err(CliError::other)
     };
     play(&referee, start, &seats, opts.as_json, &advise)
 }
@@ -101,15 +106,15 @@ pub fn dara(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
 /// `retro play oaq`.
 pub fn oaq(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
     let referee = OaqReferee {
-        game: crate::oaq_cmd::game(rules)?,
+        game: crate::games::oaq::game(rules)?,
         n_move_rule: rules.n_move_rule()?,
     };
     let g = &referee.game;
-    let start = crate::oaq_cmd::position(g, opts.fen)?;
+    let start = crate::games::oaq::position(g, opts.fen)?;
     let seats = Seats::parse(opts.seats, referee.side_names())?;
-    let table = crate::oaq_cmd::open_table(g, opts.dir)?.map(|t| (t, OaqIndex::new(g)));
+    let table = crate::games::oaq::open_table(g, opts.dir)?.map(|t| (t, OaqIndex::new(g)));
     let advise = |p: &retro_engine::oaq::Position| {
-        Ok(crate::oaq_cmd::analysis_json(
+        Ok(crate::analyse::oaq::analysis_json(
             g,
             table.as_ref(),
             p,
@@ -117,4 +122,24 @@ pub fn oaq(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
         ))
     };
     play(&referee, start, &seats, opts.as_json, &advise)
+}
+
+/// Runs `retro play`.
+pub fn run(a: &PlayArgs) -> Result<(), CliError> {
+    let limits = Limits {
+        depth: a.depth.unwrap_or(200),
+        time: output::time_limit(a.depth, a.time)?,
+    };
+    let opts = PlayOpts {
+        dir: &a.dir,
+        fen: a.fen.as_deref(),
+        seats: &a.seat,
+        limits,
+        as_json: a.json,
+    };
+    match a.game {
+        GameKind::Mill => mill(&a.rules, &opts),
+        GameKind::Dara => dara(&a.rules, &opts),
+        GameKind::Oaq => oaq(&a.rules, &opts),
+    }
 }

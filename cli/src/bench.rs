@@ -2,7 +2,7 @@
 //! and speed, the total nodes as a signature of the move generators, and the overall speed.
 
 use crate::error::CliError;
-use crate::{dara_cmd, mill_cmd, oaq_cmd};
+use crate::{games, perft};
 use retro_engine::dara::{Dara, DaraProfile};
 use retro_engine::mill::{Mill, Profile};
 use retro_engine::oaq::{Oaq, OaqProfile};
@@ -130,15 +130,15 @@ fn run(line: &Line, bulk: bool, threads: Option<usize>) -> Result<(u64, f64), Cl
     match line.game {
         Game::Mill(variant, split) => {
             let m = Mill::new(Profile::preset(variant).map_err(CliError::other)?);
-            let p = mill_cmd::position(&m, line.fen)?;
+            let p = games::mill::position(&m, line.fen)?;
             let ((_, nodes, secs), _) =
-                mill_cmd::perft_count(&m, &p, line.depth, split, bulk, threads)?;
+                perft::mill::perft_count(&m, &p, line.depth, split, bulk, threads)?;
             Ok((nodes, secs))
         }
         Game::Dara => {
             let g = Dara::new(DaraProfile::default());
-            let p = dara_cmd::position(&g, line.fen)?;
-            let (_, nodes, secs) = dara_cmd::perft_count(&g, &p, line.depth, threads)?;
+            let p = games::dara::position(&g, line.fen)?;
+            let (_, nodes, secs) = perft::dara::perft_count(&g, &p, line.depth, threads)?;
             Ok((nodes, secs))
         }
         Game::Oaq(settings) => {
@@ -147,8 +147,8 @@ fn run(line: &Line, bulk: bool, threads: Option<usize>) -> Result<(u64, f64), Cl
                 profile.set(s).map_err(CliError::other)?;
             }
             let g = Oaq::new(profile);
-            let p = oaq_cmd::position(&g, line.fen)?;
-            let (_, nodes, secs) = oaq_cmd::perft_count(&g, &p, line.depth, bulk, threads)?;
+            let p = games::oaq::position(&g, line.fen)?;
+            let (_, nodes, secs) = perft::oaq::perft_count(&g, &p, line.depth, bulk, threads)?;
             Ok((nodes, secs))
         }
     }

@@ -1,0 +1,54 @@
+//! `retro analyse`: perfect play from the tables, a search where none holds the position, and
+//! game records played through the referee.
+
+pub mod dara;
+pub mod mill;
+pub mod oaq;
+
+use crate::args::{AnalyseArgs, GameKind};
+use crate::error::CliError;
+use crate::referee;
+
+/// Runs `retro analyse`.
+pub fn run(a: &AnalyseArgs) -> Result<(), CliError> {
+    if a.annotate && a.moves.is_none() && a.record.is_none() {
+        return Err(CliError::input("--annotate needs --moves or --record"));
+    }
+    let record = referee::read_record(a.moves.as_deref(), a.record.as_deref())?;
+    let (fen, batch) = (a.fen.as_deref(), a.batch.as_deref());
+    match a.game {
+        GameKind::Mill => {
+            let opts = mill::AnalyseOpts {
+                pv: a.pv,
+                as_json: a.json,
+                record,
+                annotate: a.annotate,
+                removal: a.removal,
+            };
+            mill::analyse(&a.rules, &a.dir, fen, batch, &opts)
+        }
+        GameKind::Dara => dara::analyse(
+            &a.rules,
+            &a.dir,
+            fen,
+            a.pv,
+            a.json,
+            batch,
+            a.depth,
+            a.time,
+            record.as_deref(),
+            a.annotate,
+        ),
+        GameKind::Oaq => oaq::analyse(
+            &a.rules,
+            &a.dir,
+            fen,
+            a.json,
+            batch,
+            a.depth,
+            a.time,
+            record.as_deref(),
+            a.annotate,
+        ),
+    }
+}

@@ -1,0 +1,365 @@
+//! The command line as clap reads it: the commands, their arguments, the games and the rule
+//! arguments every game command takes.
+
+use crate::error::CliError;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// The command line.
+#[derive(Parser)]
+#[command(
+    name = "retro",
+    version,
+    about = "Game-solving engine for Mill games, Dara and Ô Ăn Quan",
+    long_about = "Game-solving engine for Mill games (Nine Men's Morris and its family), Dara and \
+Ô Ăn Quan: bitboard move generation, perft, retrograde analysis into solved tables, and \
+perfect play from them.\n\n\
+Tables are built on your machine with `retro solve`; solved with it so far: the whole of \
+six-mens-morris (seconds) and nine-mens-morris (placement included: about 1.5 hours and 52 GB on \
+2 cores), the Mill and Dara moving-phase endgames, and whole small Ô Ăn Quan games (--rule \
+seeds=K,M). Commands: variants, moves, perft and bench (positions and move generation), solve \
+and verify (tables), analyse and play (perfect play from the tables, search elsewhere). \
+`retro <command> --help` explains each.\n\n\
+Examples:\n  retro variants\n  retro moves mill\n  retro moves mill --variant morabaraba --fen \
+'********/********/******** w p p 0 12 0 12 0 0 0 0 0 0 0 0 1'\n  retro perft mill --depth 6 \
+--split --threads 2\n\nExit codes: 0 success, 2 bad input (malformed position, illegal move, unknown \
+variant), 1 other failures."
+)]
+pub struct Cli {
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Subcommand)]
+pub enum Command {
+    /// List the rule presets (variants) and every field of their rule profiles.
+    Variants(VariantsArgs),
+    /// List the legal moves and the game state of a position.
+    #[command(
+        long_about = "List the legal moves of a position, sorted, and its state (side to \
+move, phase, whether the game is over and why). Without --fen: the variant's start position.\n\n\
+Moves are in the compound form (a move with its removal is one ply: `a1-a4xg7`) unless --split \
+is given (the reference app's form: `a1-a4`, then `xg7` as its own step).\n\n\
+--batch FILE (or - for stdin) reads one FEN per line and prints one JSON object per line, in \
+order; a bad line prints {\"error\": ...} for that line and the run goes on."
+    )]
+    Moves(MovesArgs),
+    /// Count the leaves of the move tree to a given depth (move-generator test and benchmark).
+    #[command(
+        long_about = "Count the leaves of the move tree to a given depth: a standard test \
+of a move generator and a benchmark of its speed. A position whose game is over counts 1 whatever \
+depth is left.\n\nWith --split a removal is a ply of its own (how the reference app's perft \
+numbers are counted: nine-mens-morris 24, 552, 12144, 255024, 5100480); without, a move with its \
+removal is one ply. --divide prints the count below each root move."
+    )]
+    Perft(PerftArgs),
+    /// Solve positions by retrograde analysis and write the tables.
+    #[command(
+        long_about = "Compute the game-theoretic value (win/draw/loss for the side to move, \
+and the distance to the end in plies) of every position of the asked sectors and of every sector \
+they depend on, and write one table per sector under --dir.\n\n\
+A sector W,B,WF,BF holds the positions where the side to move has W stones on the board and WF \
+in hand, the opponent B and BF. Without --sector or --max-stones: the whole game from the start \
+(placement included). --max-stones N: the moving phase with 3 to N stones a side.\n\n\
+Sectors whose tables already exist and verify are kept, so a killed solve resumes where it \
+stopped. Examples:\n  retro solve mill --variant six-mens-morris\n  retro solve mill --max-stones 4\n  \
+retro solve mill --sector 3,3,0,0 --json"
+    )]
+    Solve(SolveArgs),
+    /// Perfect-play analysis of a position from the tables, or a search where none holds it.
+    #[command(
+        long_about = "Print the value of a position (win/draw/loss for the side to move and \
+the distance to the end in plies, winner shortest, loser longest), every legal move with its \
+value, and the best moves. --pv adds a principal variation. Without --fen: the start position.\n\n\
+mill: from the tables; a missing table is an error that names the solve command.\n\
+dara: from the endgame tables (`retro solve dara`) when they hold the position, else an \
+alpha-beta search (iterative deepening, transposition table, --depth/--time, default 2 s) \
+with the tables at its leaves; \"proven\" says whether the result is exact, \"depth\" how deep \
+it searched, and \"result\" is \"unknown\" when no forced result was found.\n\
+oaq: a search; scores are future net seeds for the side to move.\n\n\
+JSON (--json, and one line per FEN with --batch FILE or - for stdin): {\"fen\":..., \
+\"result\":\"win\"|\"draw\"|\"loss\", \"plies\":N or null, \"best\":[...], \"moves\":[{\"move\":..., \
+\"result\":..., \"plies\":...}]}, plus \"proven\", \"depth\", \"source\" (tables|search) and \
+\"score\" for Dara; Ô Ăn Quan: {\"fen\", \"score\", \"proven\", \"depth\", \"best\", \"moves\"}."
+    )]
+    Analyse(AnalyseArgs),
+    /// Play a game in the terminal against perfect play (tables) or search.
+    #[command(
+        long_about = "Play a game against the engine. It answers from the tables where they hold the position (perfect play: the shortest win, the longest loss) and by search elsewhere (--time/--depth). Moves are read one per line from stdin, so a script can play too; the board is printed after every ply.\n\nCommands: a move in the game's notation (mill `d6`, `a1-a4xg7`; dara `c3`, `c3-c4xe2`; oaq `3+`); undo (take back your last move and the engine's reply); hint (every move with its value); moves; board; fen; help; quit.\n\nThe game ends by its rules, by threefold repetition or by the N-move rule (mill: the variant's n-move-rule field; dara and oaq: --rule n-move-rule=N, default 100 plies without a removal, drop, capture or refill; 0 turns it off). --as picks your side: white|black (mill, dara), south|north (oaq), first, second, both (two players, the engine only hints) or none (the engine plays itself). Examples:\n  retro play mill --variant six-mens-morris --dir databases\n  echo 'hint' | retro play oaq --rule seeds=1,1 --as north\n  retro play dara --as none --time 0.5"
+    )]
+    Play(PlayArgs),
+    /// Run the fixed perft suite of the three games: speed, and a signature of the generators.
+    #[command(
+        long_about = "Run a fixed suite of perft positions for the three games (Mill: the start \
+of several presets, placing with a mill on the board, moving, flying, a pending removal; Dara: \
+drop and movement phase; Ô Ăn Quan: start and mid-game) and print each line's nodes, time and \
+nodes/s, the total nodes and the overall speed.\n\n\
+The total is a signature of the move generators: it is fixed for a given suite, so a change to \
+any generator that changes a count shows there (the command then says so and exits 1). \
+--no-bulk makes every move of the last ply instead of counting them, for a like-for-like \
+comparison with engines that do not bulk-count; the counts and the signature stay the same."
+    )]
+    Bench(BenchArgs),
+    /// Check every table under a directory (header, length, checksum, where it lies).
+    Verify(VerifyArgs),
+}
+
+/// The game families.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum GameKind {
+    /// Nine Men's Morris and its family (see `retro variants`).
+    Mill,
+    /// Dara: 5x6 board, 12 stones each, exact threes capture (`--rule protected-threes=off`,
+    /// `--rule drop-threes-forbidden=on`).
+    Dara,
+    /// Ô Ăn Quan, the Vietnamese mandarin-square mancala (`--rule seeds=K,M`,
+    /// `--rule big-mandarin=V`, `--rule quan-non=K`).
+    Oaq,
+}
+
+/// Which rules: a preset and field overrides.
+#[derive(Args, Clone)]
+pub struct RuleArgs {
+    /// Rule preset (see `retro variants`; Mill only, default nine-mens-morris).
+    #[arg(long, short)]
+    pub variant: Option<String>,
+    /// Override one rule field, e.g. `--rule flying=false` (repeatable).
+    #[arg(long = "rule", value_name = "FIELD=VALUE")]
+    pub rules: Vec<String>,
+}
+
+impl RuleArgs {
+    /// Refuses `--variant` for a game configured by `--rule` fields only (Dara, Ô Ăn Quan).
+    pub fn no_variant(&self, game: &str, fields: &str) -> Result<(), CliError> {
+        match &self.variant {
+            Some(v) if v != game => Err(CliError::input(format!(
+                "--variant {v} is a Mill preset; {game} is configured with --rule {fields}"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// The `--rule` settings that are the game's own (Dara and Ô Ăn Quan keep the N-move rule,
+    /// a play rule, out of their rule profiles and table fingerprints).
+    pub fn game_rules(&self) -> impl Iterator<Item = &String> {
+        self.rules.iter().filter(|r| !is_n_move_setting(r))
+    }
+
+    /// The N-move rule of a Dara or Ô Ăn Quan game: `--rule n-move-rule=N` (default 100
+    /// plies; 0 turns it off).
+    pub fn n_move_rule(&self) -> Result<u32, CliError> {
+        let mut n = 100;
+        for r in self.rules.iter().filter(|r| is_n_move_setting(r)) {
+            let value = r.split_once('=').map(|(_, v)| v.trim()).unwrap_or("");
+            n = value.parse().ok().filter(|v| *v <= 10_000).ok_or_else(|| {
+                CliError::input(format!(
+                    "rule field 'n-move-rule': expected a number from 0 to 10000, found '{value}'"
+                ))
+            })?;
+        }
+        Ok(n)
+    }
+
+    /// The Mill preset asked for (default nine-mens-morris).
+    pub fn mill_variant(&self) -> &str {
+        self.variant.as_deref().unwrap_or("nine-mens-morris")
+    }
+}
+
+/// Whether a `--rule` setting is the N-move rule's.
+fn is_n_move_setting(r: &str) -> bool {
+    let name = r.split('=').next().unwrap_or("").trim().replace('_', "-");
+    name == "n-move-rule"
+}
+
+/// The arguments of `retro variants`.
+#[derive(Args)]
+pub struct VariantsArgs {
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The arguments of `retro moves`.
+#[derive(Args)]
+pub struct MovesArgs {
+    /// The game.
+    pub game: GameKind,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// The position (the reference app's FEN). Default: the start position.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Split form: a removal is its own step.
+    #[arg(long)]
+    pub split: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Read FENs from a file (one per line; `-` for stdin) and print JSON lines.
+    #[arg(long, conflicts_with = "fen")]
+    pub batch: Option<String>,
+}
+
+/// The arguments of `retro perft`.
+#[derive(Args)]
+pub struct PerftArgs {
+    /// The game.
+    pub game: GameKind,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// The root position (FEN). Default: the start position.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Depth in plies.
+    #[arg(long, short)]
+    pub depth: u32,
+    /// Split form: a removal is its own ply.
+    #[arg(long)]
+    pub split: bool,
+    /// Print the count below each root move.
+    #[arg(long)]
+    pub divide: bool,
+    /// Make every move of the last ply instead of counting them (bulk counting), for a
+    /// like-for-like comparison with engines that do not bulk-count. Same counts.
+    #[arg(long)]
+    pub no_bulk: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long, short)]
+    pub threads: Option<usize>,
+    /// Print JSON: {"nodes":N,"seconds":S,"nps":R}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The arguments of `retro solve`.
+#[derive(Args)]
+pub struct SolveArgs {
+    /// The game.
+    pub game: GameKind,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Where the tables go.
+    #[arg(long, default_value = "databases")]
+    pub dir: PathBuf,
+    /// Solve the moving phase with up to N stones a side.
+    #[arg(long)]
+    pub max_stones: Option<u8>,
+    /// Solve this sector, W,B,WF,BF (repeatable).
+    #[arg(long = "sector", value_name = "W,B,WF,BF")]
+    pub sectors: Vec<String>,
+    /// Worker threads (default: all cores).
+    #[arg(long, short)]
+    pub threads: Option<usize>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bars.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print the sectors that would be solved, their sizes and the memory needed; solve nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// The arguments of `retro analyse`.
+#[derive(Args)]
+pub struct AnalyseArgs {
+    /// The game.
+    pub game: GameKind,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Where the tables are.
+    #[arg(long, default_value = "databases")]
+    pub dir: PathBuf,
+    /// The position (FEN). Default: the start position.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Print a principal variation.
+    #[arg(long)]
+    pub pv: bool,
+    /// Search depth limit in plies (games or positions without tables).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Search time limit in seconds (games or positions without tables; default 2).
+    #[arg(long)]
+    pub time: Option<f64>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Read FENs from a file (one per line; `-` for stdin) and print JSON lines.
+    #[arg(long, conflicts_with = "fen")]
+    pub batch: Option<String>,
+    /// Play these moves from the position first ("d6 f4 d2 ..."), with full legality checks,
+    /// threefold repetition and the N-move rule (`--rule n-move-rule=N`, default 100 plies,
+    /// 0 off); then analyse where the game stands.
+    #[arg(long, conflicts_with_all = ["batch", "record"])]
+    pub moves: Option<String>,
+    /// As --moves, read from a file (one move per line or space-separated).
+    #[arg(long, conflicts_with = "batch")]
+    pub record: Option<PathBuf>,
+    /// With --moves or --record: every ply with the value before and after it (from the
+    /// tables where they hold the position), marking the moves that change the result
+    /// (Ô Ăn Quan: the seeds a move gives away).
+    #[arg(long)]
+    pub annotate: bool,
+    /// Mill: add the distance to the next removal under the winner's best play
+    /// ("removal_in") and whether the N-move rule draws the win first ("cursed", from the
+    /// position's counter); always on with --moves/--record.
+    #[arg(long)]
+    pub removal: bool,
+}
+
+/// The arguments of `retro play`.
+#[derive(Args)]
+pub struct PlayArgs {
+    /// The game.
+    pub game: GameKind,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Where the tables are.
+    #[arg(long, default_value = "databases")]
+    pub dir: PathBuf,
+    /// The start position (default: the game's start).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Your side: white, black, south, north, first, second, both or none.
+    #[arg(long = "as", default_value = "first", value_name = "SIDE")]
+    pub seat: String,
+    /// Engine search depth limit in plies, where no table holds the position.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Engine search time per move in seconds, where no table holds the position (default 2).
+    #[arg(long)]
+    pub time: Option<f64>,
+    /// Print a JSON summary of the game at the end (moves, result, reason).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The arguments of `retro bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Worker threads (default: all cores).
+    #[arg(long, short)]
+    pub threads: Option<usize>,
+    /// Make every move of the last ply (no bulk counting).
+    #[arg(long)]
+    pub no_bulk: bool,
+    /// Print JSON: each line, the total nodes (the signature), seconds and nodes/s.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The arguments of `retro verify`.
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// The directory to check (recursively).
+    #[arg(long, default_value = "databases")]
+    pub dir: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,60 @@
+//! Dara setup for every command: the rules from the arguments, a position from its text, its
+//! moves in notation order, the state of a position as JSON.
+
+use crate::args::RuleArgs;
+use crate::error::CliError;
+use retro_engine::dara::{Dara, DaraProfile, Position};
+use serde_json::{json, Value};
+
+/// Builds the game from `--rule` settings (`--variant` is for Mill only).
+pub fn game(rules: &RuleArgs) -> Result<Dara, CliError> {
+    rules.no_variant(
+        "dara",
+        "drop-threes-forbidden=on|off, protected-threes=on|off",
+    )?;
+    let mut profile = DaraProfile::default();
+    for r in rules.game_rules() {
+        profile.set(r).map_err(CliError::input)?;
+    }
+    Ok(Dara::new(profile))
+}
+
+/// The position of `--fen`, or the start.
+pub fn position(g: &Dara, fen: Option<&str>) -> Result<Position, CliError> {
+    match fen {
+        Some(f) => g.parse_position(f).map_err(CliError::input),
+        None => Ok(g.start()),
+    }
+}
+
+/// The moves of `p` in notation order, each with its text and the position it leads to.
+pub fn sorted_moves(g: &Dara, p: &Position) -> Vec<(String, Position)> {
+    let mut list = Vec::new();
+    g.moves(p, &mut list);
+    let mut out: Vec<(String, Position)> =
+        list.iter().map(|(m, q)| (g.format_move(m), *q)).collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// The state of `p` as JSON: side to move, phase, whether the game is over and why, moves.
+pub fn state_json(g: &Dara, p: &Position) -> Value {
+    let moves: Vec<String> = sorted_moves(g, p).into_iter().map(|(m, _)| m).collect();
+    let over = g.outcome(p).map(|(loser, why)| {
+        json!({"winner": loser.other().name(), "loser": loser.name(), "reason": format!("{why:?}")})
+    });
+    let phase = if over.is_some() {
+        "over"
+    } else if p.hand[p.side.index()] > 0 {
+        "drop"
+    } else {
+        "move"
+    };
+    json!({
+        "position": g.format_position(p),
+        "side": p.side.name(),
+        "phase": phase,
+        "game_over": over,
+        "moves": moves,
+    })
+}

@@ -1,0 +1,85 @@
+//! Ô Ăn Quan setup for every command: the rules from the arguments, a position from its text,
+//! the state of a position as JSON, and where its table lies.
+
+use crate::args::RuleArgs;
+use crate::error::CliError;
+use retro_engine::oaq::{Oaq, OaqProfile, Position};
+use retro_solver::oaq::index::OaqIndex;
+use retro_tables::location::{profile_folder, OAQ_FILE};
+use retro_tables::OaqTable;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// Builds the game from `--rule` settings (`--variant` is for Mill only).
+pub fn game(rules: &RuleArgs) -> Result<Oaq, CliError> {
+    rules.no_variant("oaq", "seeds=K,M, big-mandarin=V, quan-non=K")?;
+    let mut profile = OaqProfile::default();
+    for r in rules.game_rules() {
+        profile.set(r).map_err(CliError::input)?;
+    }
+    Ok(Oaq::new(profile))
+}
+
+/// The position of `--fen`, or the start.
+pub fn position(g: &Oaq, fen: Option<&str>) -> Result<Position, CliError> {
+    match fen {
+        Some(f) => g.parse_position(f).map_err(CliError::input),
+        None => Ok(g.start()),
+    }
+}
+
+/// The state of `p` as JSON: side to move, the board, whether the game is over, moves.
+pub fn state_json(g: &Oaq, p: &Position) -> Value {
+    let mut list = Vec::new();
+    g.moves(p, &mut list);
+    let moves: Vec<Value> = list
+        .iter()
+        .map(|(m, t)| {
+            json!({
+                "move": g.format_move(m),
+                "captured": t.captured,
+                "refilled": t.refilled,
+                "position": g.format_position(&t.position),
+            })
+        })
+        .collect();
+    let over = g.outcome(p).map(|f| {
+        json!({
+            "south": f.stores[0],
+            "north": f.stores[1],
+            "winner": f.winner.map(|s| s.name()),
+        })
+    });
+    json!({
+        "position": g.format_position(p),
+        "side": p.side.name(),
+        "game_over": over,
+        "moves": moves,
+    })
+}
+
+/// A solved game's table with its index.
+pub type Solved = (OaqTable, OaqIndex);
+
+/// Where the table of a game's rules lives under `dir`.
+pub fn table_path(g: &Oaq, dir: &Path) -> PathBuf {
+    profile_folder(dir, "oaq", &g.profile.fingerprint()).join(OAQ_FILE)
+}
+
+/// Opens the table of a game's rules, checking that it was built for them.
+pub fn open_table(g: &Oaq, dir: &Path) -> Result<Option<OaqTable>, CliError> {
+    let path = table_path(g, dir);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let t = OaqTable::open(&path).map_err(CliError::other)?;
+    if t.header.fingerprint != g.profile.fingerprint() {
+        return Err(CliError::other(format!(
+            "{}: table built for other rules ({:?}), expected {:?}",
+            path.display(),
+            t.header.fingerprint,
+            g.profile.fingerprint()
+        )));
+    }
+    Ok(Some(t))
+}

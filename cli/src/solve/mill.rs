@@ -1,0 +1,53 @@
+//! `retro solve mill`: which sectors a request means.
+
+use crate::args::RuleArgs;
+use crate::error::CliError;
+use crate::games::mill::game;
+use crate::solve::{run_solve, SolveOpts};
+use retro_solver::mill::sectors::{moving_phase, start_sector};
+use retro_solver::mill::Db;
+use retro_solver::sectors::sector::SectorKey;
+use std::path::Path;
+
+/// `retro solve mill`.
+pub fn solve(
+    rules: &RuleArgs,
+    dir: &Path,
+    sectors: &[String],
+    opts: &SolveOpts,
+) -> Result<(), CliError> {
+    let max_stones = opts.max_stones;
+    let m = game(rules)?;
+    let mut targets = Vec::new();
+    for s in sectors {
+        let k = SectorKey::parse(s).ok_or_else(|| {
+            CliError::input(format!(
+                "bad --sector '{s}': expected W,B,WF,BF (e.g. 3,3,0,0)"
+            ))
+        })?;
+        // Widened before adding: u8 sums would wrap past the check (200 + 60 = 4).
+        let max = m.profile.stones as u32;
+        let (w, b, wf, bf) = (k.w as u32, k.b as u32, k.wf as u32, k.bf as u32);
+        if w + wf > max || b + bf > max || (w + b) as usize > m.geo.points {
+            return Err(CliError::input(format!(
+                "sector {s} does not exist in {}",
+                rules.mill_variant()
+            )));
+        }
+        targets.push(k);
+    }
+    if let Some(n) = max_stones {
+        if n < m.profile.min_stones || n > m.profile.stones {
+            return Err(CliError::input(format!(
+                "--max-stones must be from {} to {}",
+                m.profile.min_stones, m.profile.stones
+            )));
+        }
+        targets.extend(moving_phase(&m.profile, n));
+    }
+    if targets.is_empty() {
+        targets.push(start_sector(&m.profile));
+    }
+    let db = Db::new(m, dir);
+    run_solve(&db, &targets, opts, rules.mill_variant())
+}

@@ -1,0 +1,242 @@
+//! `retro solve`: the sector solver driven for Mill and Dara (progress bars, dry runs), and
+//! the whole-game Ô Ăn Quan solve.
+
+pub mod dara;
+pub mod mill;
+pub mod oaq;
+pub mod plan;
+
+use crate::args::{GameKind, SolveArgs};
+use crate::error::CliError;
+use crate::solve::plan::PlanFigures;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use retro_solver::sectors::db::Db as SectorDb;
+use retro_solver::sectors::retro::Progress;
+use retro_solver::sectors::rules::SectorRules;
+use retro_solver::sectors::sector::SectorKey;
+use retro_solver::sectors::solve::{solve, SectorReport, SolveObserver};
+use serde_json::{json, Value as Json};
+use std::sync::Mutex;
+use std::time::Instant;
+
+struct Bars {
+    quiet: bool,
+    overall: ProgressBar,
+    unit: Mutex<Option<ProgressBar>>,
+}
+
+impl Bars {
+    fn new(quiet: bool) -> Bars {
+        let overall = if quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(0)
+        };
+        overall.set_style(
+            ProgressStyle::with_template(
+                "units {pos}/{len} [{bar:30}] {elapsed_precise} ETA {eta} {msg}",
+            )
+            .expect("template")
+            .progress_chars("=> "),
+        );
+        Bars {
+            quiet,
+            overall,
+            unit: Mutex::new(None),
+        }
+    }
+}
+
+impl Progress for Bars {
+    fn init(&self, n: u64) {
+        if let Some(b) = &*self.unit.lock().expect("bar lock") {
+            b.inc(n);
+        }
+    }
+    fn pass(&self, d: u16) {
+        if let Some(b) = &*self.unit.lock().expect("bar lock") {
+            b.set_message(format!("frontier pass {d}"));
+        }
+    }
+}
+
+impl SolveObserver for Bars {
+    fn unit_start(&self, unit: &[SectorKey], slots: u64, index: usize, total: usize) {
+        self.overall.set_length(total as u64);
+        self.overall.set_position(index as u64);
+        if self.quiet {
+            return;
+        }
+        let names: Vec<String> = unit.iter().map(|k| k.to_string()).collect();
+        let b = ProgressBar::with_draw_target(Some(slots), ProgressDrawTarget::stderr());
+        b.set_style(
+            ProgressStyle::with_template(
+                "{prefix} [{bar:30}] {human_pos}/{human_len} slots {per_sec} ETA {eta} {msg}",
+            )
+            .expect("template")
+            .progress_chars("=> "),
+        );
+        b.set_prefix(format!("sector {}", names.join("+")));
+        if let Some(old) = self.unit.lock().expect("bar lock").replace(b) {
+            old.finish_and_clear();
+        }
+    }
+    fn sector_done(&self, _r: &SectorReport) {}
+}
+
+/// Options of `retro solve`.
+pub struct SolveOpts {
+    /// Moving phase up to this many stones a side.
+    pub max_stones: Option<u8>,
+    /// Worker threads.
+    pub threads: Option<usize>,
+    /// JSON output.
+    pub json: bool,
+    /// No progress bars.
+    pub quiet: bool,
+    /// Only print the plan.
+    pub dry_run: bool,
+}
+
+fn dry_run<R: SectorRules>(
+    db: &SectorDb<R>,
+    targets: &[SectorKey],
+    as_json: bool,
+) -> Result<(), CliError> {
+    if let Some(why) = db.rules.unsupported() {
+        return Err(CliError::input(format!("cannot solve these rules: {why}")));
+    }
+    let f = PlanFigures::new(db, targets);
+    if as_json {
+        let rows: Vec<Json> = f
+            .rows
+            .iter()
+            .map(|(k, s, done)| json!({"sector": k.to_string(), "slots": s, "table_exists": done}))
+            .collect();
+        println!(
+            "{}",
+            json!({"sectors": rows, "units": f.units, "slots": f.slots, "placing_slots": f.placing,
+                   "largest_unit_slots": f.largest, "peak_bytes": f.peak_bytes(),
+                   "disk_bytes": f.disk_bytes()})
+        );
+        return Ok(());
+    }
+    println!(
+        "{} sectors in {} units ({} tables already present)",
+        f.sectors, f.units, f.existing
+    );
+    println!("slots: {} ({} with stones in hand)", f.slots, f.placing);
+    println!(
+        "largest unit: {} slots, about {:.1} GiB while solving",
+        f.largest,
+        f.peak_bytes() as f64 / (1u64 << 30) as f64
+    );
+    println!(
+        "tables: about {:.1} GiB on disk",
+        f.disk_bytes() as f64 / (1u64 << 30) as f64
+    );
+    Ok(())
+}
+
+/// Solves `targets` (or prints the plan) and reports per sector; any game.
+pub fn run_solve<R: SectorRules>(
+    db: &SectorDb<R>,
+    targets: &[SectorKey],
+    opts: &SolveOpts,
+    label: &str,
+) -> Result<(), CliError> {
+    let (threads, as_json, quiet) = (opts.threads, opts.json, opts.quiet);
+    if opts.dry_run {
+        return dry_run(db, targets, as_json);
+    }
+    let pool = crate::output::pool(threads)?;
+    let bars = Bars::new(quiet || as_json);
+    let start = Instant::now();
+    let reports = pool
+        .install(|| solve(db, targets, &bars))
+        .map_err(|e| match e {
+            retro_solver::sectors::solve::SolveError::Unsupported(_) => CliError::input(e),
+            other => CliError::other(other),
+        })?;
+    if let Some(b) = bars.unit.lock().expect("bar lock").take() {
+        b.finish_and_clear();
+    }
+    bars.overall.finish_and_clear();
+    let total = start.elapsed().as_secs_f64();
+    let rows: Vec<Json> = reports
+        .iter()
+        .map(|r| {
+            json!({
+                "sector": r.key.to_string(),
+                "slots": r.slots,
+                "positions": r.counts.positions,
+                "wins": r.counts.wins,
+                "draws": r.counts.draws,
+                "losses": r.counts.losses,
+                "longest_win": r.counts.longest_win,
+                "seconds": r.seconds,
+                "reused": r.reused,
+            })
+        })
+        .collect();
+    if as_json {
+        println!(
+            "{}",
+            json!({"variant": label, "dir": db.folder.display().to_string(), "seconds": total, "sectors": rows})
+        );
+        return Ok(());
+    }
+    println!(
+        "{:<12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>9} {:>12}",
+        "sector", "positions", "wins", "draws", "losses", "longest", "time s", "pos/s"
+    );
+    let mut positions = 0;
+    for r in &reports {
+        positions += r.counts.positions;
+        let rate = if r.seconds > 0.0 {
+            format!("{:.0}", r.counts.positions as f64 / r.seconds)
+        } else {
+            "kept".into()
+        };
+        println!(
+            "{:<12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>9.2} {:>12}",
+            r.key.to_string(),
+            r.counts.positions,
+            r.counts.wins,
+            r.counts.draws,
+            r.counts.losses,
+            r.counts.longest_win,
+            r.seconds,
+            rate
+        );
+    }
+    println!(
+        "{} sectors, {positions} positions, {total:.2} s, tables in {}",
+        reports.len(),
+        db.folder.display()
+    );
+    Ok(())
+}
+
+/// Runs `retro solve`.
+pub fn run(a: &SolveArgs) -> Result<(), CliError> {
+    let opts = SolveOpts {
+        max_stones: a.max_stones,
+        threads: a.threads,
+        json: a.json,
+        quiet: a.quiet,
+        dry_run: a.dry_run,
+    };
+    match a.game {
+        GameKind::Mill => mill::solve(&a.rules, &a.dir, &a.sectors, &opts),
+        GameKind::Dara => dara::solve(&a.rules, &a.dir, &a.sectors, &opts),
+        GameKind::Oaq => {
+            if a.max_stones.is_some() || !a.sectors.is_empty() || a.dry_run {
+                return Err(CliError::input(
+                    "--max-stones, --sector and --dry-run are for Mill and Dara; Ô Ăn Quan is solved whole (--rule seeds=K,M)",
+                ));
+            }
+            oaq::solve(&a.rules, &a.dir, a.threads, a.json, a.quiet)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! What a solve will cost: slots, memory, disk and a rough time, for dry runs and for the
+//! errors that name a solve.
+
+use retro_solver::sectors::db::Db as SectorDb;
+use retro_solver::sectors::rules::SectorRules;
+use retro_solver::sectors::sector::SectorKey;
+
+use retro_solver::sectors::solve::SOLVE_BYTES_PER_SLOT;
+
+/// What solving a set of target sectors takes: the `--dry-run` figures.
+pub struct PlanFigures {
+    /// Sectors to solve (targets and everything they depend on).
+    pub sectors: usize,
+    /// Units (a sector and its colour-swapped twin solved together).
+    pub units: usize,
+    /// Tables already on disk.
+    pub existing: usize,
+    /// Slots in all.
+    pub slots: u64,
+    /// Slots of sectors with stones in hand.
+    pub placing: u64,
+    /// Slots of the largest unit.
+    pub largest: u64,
+    /// Per sector: its key, slots and whether its table exists.
+    pub rows: Vec<(SectorKey, u64, bool)>,
+}
+
+/// Solver speed measured on the project's 2-core machine over the whole nine-mens-morris game
+/// (README, "Results"): used only to say roughly how long a solve takes.
+const MEASURED_SLOTS_PER_SECOND: f64 = 4.2e6;
+
+impl PlanFigures {
+    /// The plan for `targets` under `db`'s rules.
+    pub fn new<R: SectorRules>(db: &SectorDb<R>, targets: &[SectorKey]) -> PlanFigures {
+        let units = retro_solver::sectors::sector::plan(&db.rules, targets);
+        let size = |k: &SectorKey| {
+            retro_solver::sectors::index::BoardIndex::new(
+                db.rules.shape(),
+                k.w as usize,
+                k.b as usize,
+            )
+            .size()
+        };
+        let mut f = PlanFigures {
+            sectors: 0,
+            units: units.len(),
+            existing: 0,
+            slots: 0,
+            placing: 0,
+            largest: 0,
+            rows: Vec::new(),
+        };
+        for u in &units {
+            let mut unit = 0;
+            for k in u {
+                let s = size(k);
+                unit += s;
+                if k.wf > 0 || k.bf > 0 {
+                    f.placing += s;
+                }
+                let done = db.path(*k).exists();
+                f.existing += done as usize;
+                f.sectors += 1;
+                f.rows.push((*k, s, done));
+            }
+            f.slots += unit;
+            f.largest = f.largest.max(unit);
+        }
+        f
+    }
+
+    /// Bytes of tables on disk (2 a slot).
+    pub fn disk_bytes(&self) -> u64 {
+        self.slots * 2
+    }
+
+    /// Bytes of memory while the largest unit is solved.
+    pub fn peak_bytes(&self) -> u64 {
+        self.largest * SOLVE_BYTES_PER_SLOT
+    }
+
+    /// One line: sectors, slots, disk, memory and a rough time.
+    pub fn summary(&self) -> String {
+        let secs = self.slots as f64 / MEASURED_SLOTS_PER_SECOND;
+        let time = if secs < 90.0 {
+            format!("{secs:.0} s")
+        } else if secs < 5400.0 {
+            format!("{:.0} minutes", secs / 60.0)
+        } else {
+            format!("{:.1} hours", secs / 3600.0)
+        };
+        format!(
+            "{} sector{}, {} slots, about {} of tables and {} of memory at the peak, roughly \
+             {time} on 2 cores",
+            self.sectors,
+            if self.sectors == 1 { "" } else { "s" },
+            self.slots,
+            bytes_text(self.disk_bytes()),
+            bytes_text(self.peak_bytes())
+        )
+    }
+}
+
+/// A byte count for people, in binary units: `51.9 GiB`, `3.1 MiB`.
+fn bytes_text(b: u64) -> String {
+    let b = b as f64;
+    let (gib, mib) = ((1u64 << 30) as f64, (1u64 << 20) as f64);
+    if b >= gib {
+        format!("{:.1} GiB", b / gib)
+    } else if b >= mib {
+        format!("{:.1} MiB", b / mib)
+    } else {
+        format!("{:.0} KiB", (b / 1024.0).ceil())
+    }
+}
