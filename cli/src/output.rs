@@ -2,6 +2,7 @@
 
 use crate::error::CliError;
 use rayon::prelude::*;
+use retro_solver::search::Limits;
 use serde_json::{json, Value};
 use std::io::{BufRead, Write};
 
@@ -105,19 +106,23 @@ pub fn perft_roots<P: Sync>(
     Ok((parts, nodes, start.elapsed().as_secs_f64()))
 }
 
-/// The time budget of a search: `--time` seconds, none when only `--depth` is given, else 2 s.
-pub fn time_limit(
-    depth: Option<u32>,
-    time: Option<f64>,
-) -> Result<Option<std::time::Duration>, CliError> {
-    match (depth, time) {
-        (_, Some(t)) if !(t > 0.0 && t < 1e6) => Err(CliError::input(
-            "--time must be a positive number of seconds",
-        )),
-        (_, Some(t)) => Ok(Some(std::time::Duration::from_secs_f64(t))),
-        (Some(_), None) => Ok(None),
-        (None, None) => Ok(Some(std::time::Duration::from_secs(2))),
-    }
+/// The limits of a search: `--depth` plies (default 200) and `--time` seconds (none when only
+/// `--depth` is given, else 2 s).
+pub fn limits(depth: Option<u32>, time: Option<f64>) -> Result<Limits, CliError> {
+    let time = match (depth, time) {
+        (_, Some(t)) if !(t > 0.0 && t < 1e6) => {
+            return Err(CliError::input(
+                "--time must be a positive number of seconds",
+            ))
+        }
+        (_, Some(t)) => Some(std::time::Duration::from_secs_f64(t)),
+        (Some(_), None) => None,
+        (None, None) => Some(std::time::Duration::from_secs(2)),
+    };
+    Ok(Limits {
+        depth: depth.unwrap_or(200),
+        time,
+    })
 }
 
 /// One line describing a move's or a position's value from an analysis object.

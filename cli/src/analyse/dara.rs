@@ -1,6 +1,6 @@
 //! `retro analyse dara`: the endgame tables where they hold the position, else a search.
 
-use crate::args::RuleArgs;
+use crate::args::AnalyseArgs;
 use crate::error::CliError;
 use crate::games::dara::{game, position};
 use crate::output;
@@ -165,24 +165,11 @@ pub fn search_json(
 
 /// `retro analyse dara`: from the endgame tables where they hold the position, else by search
 /// with the tables at the leaves.
-#[allow(clippy::too_many_arguments)]
-pub fn analyse(
-    rules: &RuleArgs,
-    dir: &std::path::Path,
-    fen: Option<&str>,
-    pv: bool,
-    as_json: bool,
-    batch: Option<&str>,
-    depth: Option<u32>,
-    time: Option<f64>,
-    record: Option<&[String]>,
-    annotate: bool,
-) -> Result<(), CliError> {
+pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliError> {
+    let (rules, dir, fen, pv) = (&a.rules, &a.dir, a.fen.as_deref(), a.pv);
+    let (as_json, batch, annotate) = (a.json, a.batch.as_deref(), a.annotate);
     let g = game(rules)?;
-    let limits = Limits {
-        depth: depth.unwrap_or(200),
-        time: output::time_limit(depth, time)?,
-    };
+    let limits = output::limits(a.depth, a.time)?;
     let db = Db::with_rules(DaraRules { game: g.clone() }, dir);
     let tables = Tables::open(&db);
     if let Some(path) = batch {

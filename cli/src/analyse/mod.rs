@@ -15,7 +15,6 @@ pub fn run(a: &AnalyseArgs) -> Result<(), CliError> {
         return Err(CliError::input("--annotate needs --moves or --record"));
     }
     let record = referee::read_record(a.moves.as_deref(), a.record.as_deref())?;
-    let (fen, batch) = (a.fen.as_deref(), a.batch.as_deref());
     match a.game {
         GameKind::Mill => {
             let opts = mill::AnalyseOpts {
@@ -25,30 +24,15 @@ pub fn run(a: &AnalyseArgs) -> Result<(), CliError> {
                 annotate: a.annotate,
                 removal: a.removal,
             };
-            mill::analyse(&a.rules, &a.dir, fen, batch, &opts)
+            mill::analyse(
+                &a.rules,
+                &a.dir,
+                a.fen.as_deref(),
+                a.batch.as_deref(),
+                &opts,
+            )
         }
-        GameKind::Dara => dara::analyse(
-            &a.rules,
-            &a.dir,
-            fen,
-            a.pv,
-            a.json,
-            batch,
-            a.depth,
-            a.time,
-            record.as_deref(),
-            a.annotate,
-        ),
-        GameKind::Oaq => oaq::analyse(
-            &a.rules,
-            &a.dir,
-            fen,
-            a.json,
-            batch,
-            a.depth,
-            a.time,
-            record.as_deref(),
-            a.annotate,
-        ),
+        GameKind::Dara => dara::analyse(a, record.as_deref()),
+        GameKind::Oaq => oaq::analyse(a, record.as_deref()),
     }
 }

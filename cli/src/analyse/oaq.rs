@@ -1,6 +1,6 @@
 //! `retro analyse oaq`: the table of a solved game where there is one, else a search.
 
-use crate::args::RuleArgs;
+use crate::args::AnalyseArgs;
 use crate::error::CliError;
 use crate::games::oaq::{game, open_table, position, Solved};
 use crate::output;
@@ -110,24 +110,11 @@ pub fn analysis_json(g: &Oaq, table: Option<&Solved>, p: &Position, limits: Limi
 
 /// `retro analyse oaq`: from the game's table when `retro solve oaq` built one for these rules,
 /// else by search; scores as future net seeds for the side to move.
-#[allow(clippy::too_many_arguments)]
-pub fn analyse(
-    rules: &RuleArgs,
-    dir: &std::path::Path,
-    fen: Option<&str>,
-    as_json: bool,
-    batch: Option<&str>,
-    depth: Option<u32>,
-    time: Option<f64>,
-    record: Option<&[String]>,
-    annotate: bool,
-) -> Result<(), CliError> {
+pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliError> {
+    let (rules, dir, fen) = (&a.rules, &a.dir, a.fen.as_deref());
+    let (as_json, batch, annotate) = (a.json, a.batch.as_deref(), a.annotate);
     let g = game(rules)?;
-    let time = output::time_limit(depth, time)?;
-    let limits = Limits {
-        depth: depth.unwrap_or(200),
-        time,
-    };
+    let limits = output::limits(a.depth, a.time)?;
     let table = open_table(&g, dir)?.map(|t| (t, OaqIndex::new(&g)));
     if let Some(path) = batch {
         return output::batch(path, |i, line| match g.parse_position(line) {

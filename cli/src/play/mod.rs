@@ -126,10 +126,7 @@ pub fn oaq(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
 
 /// Runs `retro play`.
 pub fn run(a: &PlayArgs) -> Result<(), CliError> {
-    let limits = Limits {
-        depth: a.depth.unwrap_or(200),
-        time: output::time_limit(a.depth, a.time)?,
-    };
+    let limits = output::limits(a.depth, a.time)?;
     let opts = PlayOpts {
         dir: &a.dir,
         fen: a.fen.as_deref(),

@@ -3,7 +3,7 @@
 
 use crate::dara::rules::DaraRules;
 use crate::search::alpha_beta::{self, Edge, Searchable};
-use crate::search::score::{lost_at, score_of, MATE};
+use crate::search::score::{lost_at, material_and_mobility, score_of, MATE};
 use crate::sectors::db::{Db, ProbeError};
 use crate::sectors::folded::Folded;
 use retro_engine::dara::{Dara, Move, Position, ALL, NEIGHBOURS, NONE};
@@ -100,25 +100,16 @@ fn key(p: &Position) -> u128 {
         | (p.side.index() as u128) << 68
 }
 
-/// Number of stone steps onto empty neighbouring cells.
-fn mobility(own: u32, empty: u32) -> i32 {
-    let mut n = 0;
-    let mut s = own;
-    while s != 0 {
-        let i = s.trailing_zeros() as usize;
-        s &= s - 1;
-        n += (NEIGHBOURS[i] & empty).count_ones() as i32;
-    }
-    n
-}
-
 /// Estimate for a line cut off by the depth limit: material, then mobility.
 pub fn evaluate(p: &Position) -> i32 {
     let (s, o) = (p.side.index(), p.side.other().index());
-    let material = (p.stones[s].count_ones() as i32 + p.hand[s] as i32)
-        - (p.stones[o].count_ones() as i32 + p.hand[o] as i32);
-    let empty = ALL & !(p.stones[0] | p.stones[1]);
-    100 * material + mobility(p.stones[s], empty) - mobility(p.stones[o], empty)
+    let (stones, hand) = ([p.stones[s], p.stones[o]], [p.hand[s], p.hand[o]]);
+    material_and_mobility(
+        stones,
+        hand,
+        ALL & !(p.stones[0] | p.stones[1]),
+        &NEIGHBOURS,
+    )
 }
 
 /// Dara as the search sees it: the game and its endgame tables.

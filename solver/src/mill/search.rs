@@ -9,7 +9,7 @@
 
 use crate::mill::Db;
 use crate::search::alpha_beta::{self, Edge, FastMap, Searchable};
-use crate::search::score::{lost_at, score_of, MATE};
+use crate::search::score::{lost_at, material_and_mobility, score_of, MATE};
 use crate::sectors::db::ProbeError;
 use crate::sectors::folded::Folded;
 use retro_engine::mill::{Mill, Move, Position};
@@ -40,25 +40,11 @@ fn key(p: &Position) -> Key {
     )
 }
 
-/// Number of slides from `own` onto empty neighbouring points.
-fn mobility(m: &Mill, own: u32, empty: u32) -> i32 {
-    let mut n = 0;
-    let mut s = own;
-    while s != 0 {
-        let i = s.trailing_zeros() as usize;
-        s &= s - 1;
-        n += (m.geo.adjacent[i] & empty).count_ones() as i32;
-    }
-    n
-}
-
 /// Estimate for a line cut off by the depth limit: material (board and hand), then mobility.
 pub fn evaluate(m: &Mill, p: &Position) -> i32 {
     let (s, o) = (p.side.index(), p.side.other().index());
-    let material = (p.stones[s].count_ones() as i32 + p.hand[s] as i32)
-        - (p.stones[o].count_ones() as i32 + p.hand[o] as i32);
-    let empty = m.empty(p);
-    100 * material + mobility(m, p.stones[s], empty) - mobility(m, p.stones[o], empty)
+    let (stones, hand) = ([p.stones[s], p.stones[o]], [p.hand[s], p.hand[o]]);
+    material_and_mobility(stones, hand, m.empty(p), &m.geo.adjacent)
 }
 
 /// Mill as the search sees it: the game and its tables.

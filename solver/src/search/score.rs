@@ -55,3 +55,22 @@ pub(crate) fn from_node(score: i32, ply: u32) -> i32 {
         score
     }
 }
+
+/// Estimate for a line cut off by the depth limit, for the side whose stones are `stones[0]`
+/// (bitboards; `adjacent` the neighbour sets of the board): material (board and hand), then
+/// mobility (steps onto empty neighbouring points).
+pub fn material_and_mobility(stones: [u32; 2], hand: [u8; 2], empty: u32, adjacent: &[u32]) -> i32 {
+    let mobility = |set: u32| -> i32 {
+        let mut n = 0;
+        let mut s = set;
+        while s != 0 {
+            let i = s.trailing_zeros() as usize;
+            s &= s - 1;
+            n += (adjacent[i] & empty).count_ones() as i32;
+        }
+        n
+    };
+    let material = (stones[0].count_ones() as i32 + hand[0] as i32)
+        - (stones[1].count_ones() as i32 + hand[1] as i32);
+    100 * material + mobility(stones[0]) - mobility(stones[1])
+}
