@@ -8,6 +8,10 @@ use std::path::Path;
 
 /// The code of a dense slot that no reachable position has.
 pub const UNREACHABLE: i16 = i16::MIN;
+/// Largest value (in magnitude) a table may store: far beyond any game's seeds, and small
+/// enough that a move's gain minus a stored value stays an `i16` (a table holding a bigger
+/// value is refused when opened).
+pub const MAX_VALUE: i16 = 16_000;
 /// Value encoding id: one `i16` per slot of the Ô Ăn Quan index.
 pub const ENCODING_OAQ_I16: u32 = 2;
 /// Value encoding id: one `i8` per reachable canonical position behind a ranked bit set.

@@ -12,7 +12,9 @@ use crate::format::{
     write_atomic, Checksum, TableError, END_MAGIC, HEADER_SIZE, MAGIC, TRAILER_SIZE,
 };
 use crate::oaq_compact;
-pub use crate::oaq_header::{OaqHeader, ENCODING_OAQ_COMPACT, ENCODING_OAQ_I16, UNREACHABLE};
+pub use crate::oaq_header::{
+    OaqHeader, ENCODING_OAQ_COMPACT, ENCODING_OAQ_I16, MAX_VALUE, UNREACHABLE,
+};
 use memmap2::{Advice, Mmap};
 use std::fs::File;
 use std::path::Path;
@@ -111,6 +113,12 @@ impl OaqTable {
             return Err(corrupt(
                 "header counts do not match the stored values".into(),
             ));
+        }
+        if header.stored() > 0 && (header.max > MAX_VALUE || header.min < -MAX_VALUE) {
+            return Err(corrupt(format!(
+                "values from {} to {} are outside the ±{MAX_VALUE} a table may store",
+                header.min, header.max
+            )));
         }
         let _ = map.advise(Advice::Random);
         Ok(OaqTable { header, map })

@@ -6,7 +6,7 @@ use crate::format::{
     FINGERPRINT_MAX, HEADER_SIZE, TRAILER_SIZE,
 };
 use crate::sector_key::SectorKey;
-use crate::value::{Value, MAX_DISTANCE, WASTED};
+use crate::value::{Value, MAX_DISTANCE, MAX_STORED_DISTANCE, WASTED};
 use memmap2::{Advice, Mmap};
 use std::fs::File;
 use std::path::Path;
@@ -163,6 +163,16 @@ fn check_counts(path: &Path, h: &Header, recount: &Header) -> Result<(), TableEr
         return Err(TableError::Corrupt(
             path.to_path_buf(),
             "header counts do not match the stored values".into(),
+        ));
+    }
+    let longest = h.longest_win.max(h.longest_loss);
+    if longest > MAX_STORED_DISTANCE {
+        return Err(TableError::Corrupt(
+            path.to_path_buf(),
+            format!(
+                "a distance of {longest} plies is beyond the {MAX_STORED_DISTANCE} a table may \
+                 store (the position before it would have no code)"
+            ),
         ));
     }
     Ok(())

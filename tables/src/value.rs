@@ -3,8 +3,11 @@
 //! Stored as a little-endian `u16` per slot: `0` draw (or unknown while solving), `0x4000 | d`
 //! loss in `d` plies, `0x8000 | d` win in `d` plies, `0xC000` a wasted slot (no position).
 
-/// Largest distance a value can hold.
+/// Largest distance a value can hold (also the mask of the distance bits).
 pub const MAX_DISTANCE: u16 = 0x3FFF;
+/// Largest distance a table may store: one ply more must still fit, for the value of the
+/// position before it (a table holding a longer distance is refused when opened).
+pub const MAX_STORED_DISTANCE: u16 = MAX_DISTANCE - 1;
 /// Draw (and "not yet known" while solving).
 pub const DRAW: u16 = 0;
 /// Marker of a slot that holds no position.

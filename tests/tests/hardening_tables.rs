@@ -680,3 +680,49 @@ fn gcd(a: usize, b: usize) -> usize {
         gcd(b, a % b)
     }
 }
+
+/// Distances a table cannot store although their code exists: the longest, 0x3FFF plies, has no
+/// code one ply on (a win in 0x4000 would be the wasted-slot code, a loss in 0x4000 a loss in
+/// 0). A table holding one, with its counts and checksum made to agree, is refused when opened,
+/// and by the `Db` that would read it as a dependency.
+#[test]
+fn distances_without_a_parent_code_are_refused() {
+    let fx = fixture();
+    let scratch = Scratch::new();
+    let u16_at = |b: &[u8], o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
+    let slots = (fx.good.len() - HEADER_SIZE - TRAILER_SIZE) / 2;
+    let find = |class: u16| {
+        (0..slots)
+            .find(|&s| u16_at(&fx.good, HEADER_SIZE + 2 * s) >> 14 == class)
+            .expect("a slot of this class")
+    };
+    let mut injected = 0;
+    for (what, class, longest_at) in [("win", 2u16, 64usize), ("loss", 1, 66)] {
+        for d in [0x3FFEu16, 0x3FFF] {
+            let mut b = fx.good.clone();
+            let o = HEADER_SIZE + 2 * find(class);
+            b[o..o + 2].copy_from_slice(&(class << 14 | d).to_le_bytes());
+            b[longest_at..longest_at + 2].copy_from_slice(&d.to_le_bytes());
+            let n = b.len();
+            let sum = checksum(&b[..n - TRAILER_SIZE]);
+            b[n - TRAILER_SIZE..n - 8].copy_from_slice(&sum.to_le_bytes());
+            std::fs::write(&scratch.path, &b).unwrap();
+            let open = Table::open(&scratch.path);
+            if d == 0x3FFE {
+                // The longest a table may store: accepted (this forgery changed one value).
+                assert!(open.is_ok(), "{what} in {d}");
+                continue;
+            }
+            let e = open.err().expect("refused").to_string();
+            assert!(e.contains("16383 plies") && e.contains("16382"), "{e}");
+            let e = scratch
+                .db()
+                .value_folded(&fx.probes[0].0)
+                .expect_err(what)
+                .to_string();
+            assert!(e.contains("16383 plies"), "{what}: {e}");
+            injected += 1;
+        }
+    }
+    eprintln!("{injected} distance codes without a parent code refused");
+}

@@ -528,7 +528,13 @@ fn a_killed_solve_resumes_from_its_checkpoint() {
     std::fs::remove_file(folder.join("game.rtb")).unwrap();
     let out = run(dir.path()).wait_with_output().unwrap();
     assert!(out.status.success());
-    assert_eq!(sweeps(&String::from_utf8_lossy(&out.stderr))[0], 1);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(sweeps(&err)[0], 1);
+    // ... and says so, even under --quiet.
+    assert!(
+        err.contains("game.ckpt not used: not a checkpoint of this solver"),
+        "{err}"
+    );
     assert_eq!(
         std::fs::read(folder.join("game.rtb")).unwrap(),
         std::fs::read(fresh.path().join(name).join("game.rtb")).unwrap()
@@ -592,4 +598,45 @@ fn a_dense_table_of_an_earlier_version_is_rewritten_compact() {
         assert_eq!(again["reused"], true);
         assert!(again.get("converted_from_dense_bytes").is_none());
     }
+}
+
+/// A dense table whose values pass the range a table may store (so that a move's gain minus a
+/// stored value could leave `i16`) is refused when opened, whatever its counts and checksum
+/// say; values at the bound are accepted.
+#[test]
+fn dense_values_beyond_the_stored_range_are_refused() {
+    use retro_tables::oaq_table::{MAX_VALUE, UNREACHABLE};
+    let g = game("1,0");
+    let solved = solve(&g, &()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.rtb");
+    let at = solved
+        .values
+        .iter()
+        .position(|&v| v != UNREACHABLE)
+        .expect("a reachable slot");
+    let mut refused = 0;
+    for (v, ok) in [
+        (MAX_VALUE, true),
+        (-MAX_VALUE, true),
+        (MAX_VALUE + 1, false),
+        (-MAX_VALUE - 1, false),
+        (i16::MAX, false),
+        (i16::MIN + 1, false),
+    ] {
+        let mut values = solved.values.clone();
+        values[at] = v;
+        let header = OaqHeader::from_values(&g.profile.fingerprint(), [1, 0], &values);
+        write(&path, &header, &values).unwrap();
+        match OaqTable::open(&path) {
+            Ok(_) => assert!(ok, "{v} accepted"),
+            Err(e) => {
+                assert!(!ok, "{v}: {e}");
+                let e = e.to_string();
+                assert!(e.contains("game.rtb") && e.contains("±16000"), "{e}");
+                refused += 1;
+            }
+        }
+    }
+    eprintln!("{refused} out-of-range dense values refused");
 }

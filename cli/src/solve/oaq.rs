@@ -59,6 +59,15 @@ impl OaqProgress for Spinner {
         self.0
             .set_message(format!("value sweep {sweep}: {now}% of the slots"));
     }
+    /// Said even under `--quiet`: the solve starts over, and the user should know why.
+    fn refused(&self, path: &std::path::Path, why: &str) {
+        self.0.suspend(|| {
+            eprintln!(
+                "checkpoint {} not used: {why}; solving from the start",
+                path.display()
+            )
+        });
+    }
 }
 
 fn file_len(path: &Path) -> u64 {

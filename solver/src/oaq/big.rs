@@ -199,8 +199,10 @@ pub fn solve_big(
 ) -> Result<Big, String> {
     let canon = Canon::new(g);
     let fingerprint = g.profile.fingerprint();
-    let resumed =
-        checkpoints.and_then(|c| ckpt::load(&c.path, &fingerprint, canon.idx.size(), canon.size()));
+    let resumed = checkpoints.and_then(|c| {
+        ckpt::load(&c.path, &fingerprint, canon.idx.size(), canon.size())
+            .unwrap_or_else(|why| refused(progress, c, why))
+    });
     let resuming = resumed.is_some();
     let mut saved_at = std::time::Instant::now();
     let BigState {
@@ -215,6 +217,7 @@ pub fn solve_big(
             // The search of reachable positions resumes from its own checkpoint.
             let begun = checkpoints.and_then(|c| {
                 ckpt::load_reach(&c.path, &fingerprint, canon.idx.size(), canon.size())
+                    .unwrap_or_else(|why| refused(progress, c, why))
             });
             let mut save_reach = |r: &Reach| -> Result<(), String> {
                 match checkpoints {
@@ -427,6 +430,12 @@ fn sweep_words(
 const WIDE_POS: i16 = i16::MAX;
 const WIDE_NEG: i16 = i16::MIN;
 
+/// Reports a checkpoint that cannot be used; the solve goes on without it.
+fn refused<T>(progress: &dyn OaqProgress, c: &Checkpoints, why: String) -> Option<T> {
+    progress.refused(&c.path, &why);
+    None
+}
+
 /// A bound back into one byte: the infinities kept; a finite value beyond ±[`MAX_FINITE`]
 /// flags the overflow that stops the solve (it is never stored as something else).
 fn narrow(v: i16, overflow: &AtomicBool) -> i8 {
@@ -584,7 +593,8 @@ mod tests {
             whole.canon.idx.size(),
             whole.canon.size(),
         )
-        .expect("the mid-solve checkpoint loads");
+        .expect("the mid-solve checkpoint loads")
+        .expect("there is one");
         assert_eq!(state.stats.sweeps, 5);
         let mid = Checkpoints {
             path: snap.to.clone(),
@@ -598,7 +608,8 @@ mod tests {
         // The search of reachable positions resumes too.
         let early = snap.to.with_extension("reach");
         let r = ckpt::load_reach(&early, &g.profile.fingerprint(), n, whole.canon.size())
-            .expect("the mid-search checkpoint loads");
+            .expect("the mid-search checkpoint loads")
+            .expect("there is one");
         assert!(r.stats.positions > 0 && r.stats.positions < whole.stats.positions);
         let from_reach = Checkpoints { path: early, every };
         let again = solve_big(&g, &(), Some(&from_reach)).unwrap();
@@ -610,7 +621,8 @@ mod tests {
         let k = bytes.len() / 2;
         bytes[k] ^= 1;
         std::fs::write(&snap.to, &bytes).unwrap();
-        assert!(ckpt::load(&snap.to, &g.profile.fingerprint(), n, whole.canon.size()).is_none());
+        let refused = ckpt::load(&snap.to, &g.profile.fingerprint(), n, whole.canon.size());
+        assert!(refused.err().expect("refused").contains("damaged"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -13,7 +13,8 @@
 //! reachable canonical words, and the checksum.
 
 use crate::oaq::checkpoint::{
-    open_checked, put_fingerprint, stats_of, write_atomically, CheckpointWriter, SummedReader,
+    damaged, open_checked, put_fingerprint, stats_of, tail_clear, write_atomically,
+    CheckpointWriter, SummedReader,
 };
 use crate::oaq::huge::huge_capacity;
 use crate::oaq::ranked_bits::Ranked;
@@ -113,14 +114,22 @@ fn words<T>(
     Some(out)
 }
 
-/// Reads a checkpoint of this game (`None` when there is none, or it is for other rules or
-/// sizes, or damaged: the solve then starts over).
-pub fn load(path: &Path, fingerprint: &str, slots: u64, canonical: u64) -> Option<BigState> {
-    let (mut r, len) = open_checked(path, MAGIC, fingerprint)?;
+/// Reads a checkpoint of this game: `Ok(None)` when there is none, an error saying why when it
+/// is for other rules or sizes, damaged, or marks positions beyond them (the solve then starts
+/// over).
+pub fn load(
+    path: &Path,
+    fingerprint: &str,
+    slots: u64,
+    canonical: u64,
+) -> Result<Option<BigState>, String> {
+    let Some((mut r, len)) = open_checked(path, MAGIC, fingerprint)? else {
+        return Ok(None);
+    };
     let fp_len = fingerprint.len();
     let u64_of = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
-    let head = r.take(HEAD)?;
-    let stats = stats_of(&head)?;
+    let head = r.take(HEAD).ok_or_else(damaged)?;
+    let stats = stats_of(&head).ok_or_else(damaged)?;
     let (dwords, cwords, pairs) = (
         u64_of(&head[36..44]),
         u64_of(&head[44..52]),
@@ -131,26 +140,37 @@ pub fn load(path: &Path, fingerprint: &str, slots: u64, canonical: u64) -> Optio
         || cwords != canonical.div_ceil(64)
         || pairs > canonical
     {
-        return None;
+        return Err(format!("made for {} slots, not {slots}", stats.slots));
     }
     let expected = (8 + 4 + fp_len + HEAD) as u64 + 8 * (dwords + 2 * cwords) + 2 * pairs + 8;
     if expected != len {
-        return None;
+        return Err(damaged());
     }
-    let seen = words(&mut r, dwords, 8, |b| AtomicU64::new(u64_of(b)))?;
-    let ranked = Ranked::build(&words(&mut r, cwords, 8, u64_of)?);
-    let open = words(&mut r, cwords, 8, u64_of)?;
+    let seen = words(&mut r, dwords, 8, |b| AtomicU64::new(u64_of(b))).ok_or_else(damaged)?;
+    let ranked_words = words(&mut r, cwords, 8, u64_of).ok_or_else(damaged)?;
+    let open = words(&mut r, cwords, 8, u64_of).ok_or_else(damaged)?;
     let pm = words(&mut r, pairs, 2, |b| {
         AtomicU16::new(u16::from_le_bytes([b[0], b[1]]))
-    })?;
-    r.check()?;
-    (ranked.ones() == pairs).then_some(BigState {
+    })
+    .ok_or_else(damaged)?;
+    r.check().ok_or_else(damaged)?;
+    if !tail_clear(seen.last().map(|w| w.load(Relaxed)), slots)
+        || !tail_clear(ranked_words.last().copied(), canonical)
+        || !tail_clear(open.last().copied(), canonical)
+    {
+        return Err("marks positions beyond the index".into());
+    }
+    let ranked = Ranked::build(&ranked_words);
+    if ranked.ones() != pairs {
+        return Err(damaged());
+    }
+    Ok(Some(BigState {
         seen,
         ranked,
         open,
         pm,
         stats,
-    })
+    }))
 }
 
 /// Writes the search of reachable positions atomically.
@@ -179,30 +199,43 @@ pub fn save_reach(path: &Path, fingerprint: &str, r: &Reach) -> io::Result<()> {
     })
 }
 
-/// Reads a search of reachable positions of this game (`None` when there is none, or it is for
-/// other rules or sizes, or damaged).
-pub fn load_reach(path: &Path, fingerprint: &str, slots: u64, canonical: u64) -> Option<Reach> {
-    let (mut r, len) = open_checked(path, MAGIC_REACH, fingerprint)?;
+/// Reads a search of reachable positions of this game: `Ok(None)` when there is none, an error
+/// saying why when it is for other rules or sizes, or damaged.
+pub fn load_reach(
+    path: &Path,
+    fingerprint: &str,
+    slots: u64,
+    canonical: u64,
+) -> Result<Option<Reach>, String> {
+    let Some((mut r, len)) = open_checked(path, MAGIC_REACH, fingerprint)? else {
+        return Ok(None);
+    };
     let fp_len = fingerprint.len();
     let u64_of = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
-    let head = r.take(HEAD)?;
-    let stats = stats_of(&head)?;
+    let head = r.take(HEAD).ok_or_else(damaged)?;
+    let stats = stats_of(&head).ok_or_else(damaged)?;
     let (dwords, cwords) = (u64_of(&head[36..44]), u64_of(&head[44..52]));
     if stats.slots != slots || dwords != slots.div_ceil(64) || cwords != canonical.div_ceil(64) {
-        return None;
+        return Err(format!("made for {} slots, not {slots}", stats.slots));
     }
     let expected = (8 + 4 + fp_len + HEAD) as u64 + 8 * (2 * dwords + cwords) + 8;
     if expected != len {
-        return None;
+        return Err(damaged());
     }
-    let seen = words(&mut r, dwords, 8, |b| AtomicU64::new(u64_of(b)))?;
-    let expanded = words(&mut r, dwords, 8, u64_of)?;
-    let cseen = words(&mut r, cwords, 8, |b| AtomicU64::new(u64_of(b)))?;
-    r.check()?;
-    Some(Reach {
+    let seen = words(&mut r, dwords, 8, |b| AtomicU64::new(u64_of(b))).ok_or_else(damaged)?;
+    let expanded = words(&mut r, dwords, 8, u64_of).ok_or_else(damaged)?;
+    let cseen = words(&mut r, cwords, 8, |b| AtomicU64::new(u64_of(b))).ok_or_else(damaged)?;
+    r.check().ok_or_else(damaged)?;
+    if !tail_clear(seen.last().map(|w| w.load(Relaxed)), slots)
+        || !tail_clear(expanded.last().copied(), slots)
+        || !tail_clear(cseen.last().map(|w| w.load(Relaxed)), canonical)
+    {
+        return Err("marks positions beyond the index".into());
+    }
+    Ok(Some(Reach {
         seen,
         expanded,
         cseen,
         stats,
-    })
+    }))
 }

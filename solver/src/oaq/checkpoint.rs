@@ -138,51 +138,84 @@ pub(crate) fn put_fingerprint(w: &mut CheckpointWriter, fingerprint: &str) -> io
 }
 
 /// Opens a checkpoint and reads its magic and fingerprint: the reader and the file length
-/// (`None` if there is no such file, or its magic or fingerprint differs).
+/// (`Ok(None)` if there is no such file; an error saying why it cannot be used otherwise).
 pub(crate) fn open_checked(
     path: &Path,
     magic: &[u8; 8],
     fingerprint: &str,
-) -> Option<(SummedReader, u64)> {
-    let file = File::open(path).ok()?;
-    let len = file.metadata().ok()?.len();
-    let mut r = SummedReader::new(file, len)?;
-    if r.take(8)? != magic {
-        return None;
+) -> Result<Option<(SummedReader, u64)>, String> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot be read: {e}")),
+    };
+    let len = file
+        .metadata()
+        .map_err(|e| format!("cannot be read: {e}"))?
+        .len();
+    let mut r = SummedReader::new(file, len).ok_or_else(damaged)?;
+    if r.take(8).ok_or_else(damaged)? != magic {
+        return Err("not a checkpoint of this solver".into());
     }
-    let fp_len = u32::from_le_bytes(r.take(4)?.try_into().ok()?) as usize;
-    if fp_len > 4096 || r.take(fp_len)? != fingerprint.as_bytes() {
-        return None;
+    let fp_len = u32::from_le_bytes(r.take(4).ok_or_else(damaged)?.try_into().expect("4 bytes"));
+    if fp_len > 4096 || r.take(fp_len as usize).ok_or_else(damaged)? != fingerprint.as_bytes() {
+        return Err("made under other rules".into());
     }
-    Some((r, len))
+    Ok(Some((r, len)))
 }
 
-/// Reads a checkpoint of this game (`None` when there is none, or it is for other rules, or
-/// damaged: the solve then starts over).
-pub fn load(path: &Path, fingerprint: &str, slots: u64) -> Option<State> {
-    let (mut r, len) = open_checked(path, MAGIC, fingerprint)?;
-    let fp_len = fingerprint.len();
+/// Why a checkpoint whose lengths or checksum are wrong is not used.
+pub(crate) fn damaged() -> String {
+    "damaged (its lengths or its checksum are wrong)".to_string()
+}
+
+/// Whether the last word of a bit set of `bits` bits has no bit beyond them.
+pub(crate) fn tail_clear(last: Option<u64>, bits: u64) -> bool {
+    bits.is_multiple_of(64) || last.is_none_or(|w| w >> (bits % 64) == 0)
+}
+
+/// Reads a checkpoint of this game: `Ok(None)` when there is none, an error saying why when it
+/// is for other rules, damaged or its contents are out of range (the solve then starts over). `valid` says whether a slot's stored bounds are in range.
+pub fn load(
+    path: &Path,
+    fingerprint: &str,
+    slots: u64,
+    valid: impl Fn(u32) -> bool,
+) -> Result<Option<State>, String> {
+    let Some((r, len)) = open_checked(path, MAGIC, fingerprint)? else {
+        return Ok(None);
+    };
+    load_state(r, len, fingerprint.len(), slots, valid).map(Some)
+}
+
+fn load_state(
+    mut r: SummedReader,
+    len: u64,
+    fp_len: usize,
+    slots: u64,
+    valid: impl Fn(u32) -> bool,
+) -> Result<State, String> {
     let u64_of = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
-    let head = r.take(8 * 4 + 4 + 8 * 2)?;
-    let stats = stats_of(&head)?;
+    let head = r.take(8 * 4 + 4 + 8 * 2).ok_or_else(damaged)?;
+    let stats = stats_of(&head).ok_or_else(damaged)?;
     let (words, active_len) = (u64_of(&head[36..44]), u64_of(&head[44..52]));
     if stats.slots != slots || words != slots.div_ceil(64) || active_len > slots {
-        return None;
+        return Err(format!("made for {} slots, not {slots}", stats.slots));
     }
     let expected = (8 + 4 + fp_len + 52) as u64 + 8 * words + 4 * active_len + 4 * slots + 8;
     if expected != len {
-        return None;
+        return Err(damaged());
     }
     let mut seen = Vec::with_capacity(words as usize);
     for chunk in (0..words).step_by(1 << 16) {
         let n = (words - chunk).min(1 << 16) as usize;
-        let b = r.take(8 * n)?;
+        let b = r.take(8 * n).ok_or_else(damaged)?;
         seen.extend(b.chunks_exact(8).map(|c| AtomicU64::new(u64_of(c))));
     }
     let mut active = Vec::with_capacity(active_len as usize);
     for chunk in (0..active_len).step_by(1 << 18) {
         let n = (active_len - chunk).min(1 << 18) as usize;
-        let b = r.take(4 * n)?;
+        let b = r.take(4 * n).ok_or_else(damaged)?;
         active.extend(
             b.chunks_exact(4)
                 .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))),
@@ -191,14 +224,23 @@ pub fn load(path: &Path, fingerprint: &str, slots: u64) -> Option<State> {
     let mut pm = Vec::with_capacity(slots as usize);
     for chunk in (0..slots).step_by(1 << 18) {
         let n = (slots - chunk).min(1 << 18) as usize;
-        let b = r.take(4 * n)?;
+        let b = r.take(4 * n).ok_or_else(damaged)?;
         pm.extend(
             b.chunks_exact(4)
                 .map(|c| AtomicU32::new(u32::from_le_bytes(c.try_into().expect("4 bytes")))),
         );
     }
-    r.check()?;
-    Some(State {
+    r.check().ok_or_else(damaged)?;
+    if !tail_clear(seen.last().map(|w| w.load(Relaxed)), slots) {
+        return Err(format!("marks a position beyond the {slots} slots"));
+    }
+    if let Some(s) = active.iter().find(|&&s| s as u64 >= slots) {
+        return Err(format!("lists slot {s}, beyond the {slots} slots"));
+    }
+    if let Some(i) = pm.iter().position(|w| !valid(w.load(Relaxed))) {
+        return Err(format!("holds a value out of range at slot {i}"));
+    }
+    Ok(State {
         seen,
         active,
         pm,
@@ -254,4 +296,68 @@ pub(crate) fn stats_of(head: &[u8]) -> Option<Stats> {
         moves: u64_at(24)?,
         sweeps: u32::from_le_bytes(head.get(32..36)?.try_into().ok()?),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A checkpoint of 70 slots: slots 3 and 69 reachable, 69 still to solve.
+    fn saved(dir: &Path, active: u32, pm_at_5: u32, tail: u64) -> std::path::PathBuf {
+        let path = dir.join(format!("{active}-{pm_at_5}-{tail}.ckpt"));
+        let seen = [AtomicU64::new(1 << 3), AtomicU64::new(1 << 5 | tail)];
+        let pm: Vec<AtomicU32> = (0..70)
+            .map(|i| AtomicU32::new(if i == 5 { pm_at_5 } else { 0 }))
+            .collect();
+        let stats = Stats {
+            slots: 70,
+            positions: 2,
+            ..Stats::default()
+        };
+        let parts = Parts {
+            seen: &seen,
+            active: &[active],
+            pm: &pm,
+            stats: &stats,
+        };
+        save(&path, "fp", &parts).unwrap();
+        path
+    }
+
+    #[test]
+    fn out_of_range_contents_are_refused_with_the_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let fine = |w: u32| w < 100;
+        let ok = saved(dir.path(), 69, 7, 0);
+        let s = load(&ok, "fp", 70, fine).unwrap().expect("a checkpoint");
+        assert_eq!((s.active, s.stats.positions), (vec![69], 2));
+        assert!(load(&ok, "other", 70, fine)
+            .err()
+            .expect("refused")
+            .contains("other rules"));
+        assert!(load(&dir.path().join("none"), "fp", 70, fine)
+            .unwrap()
+            .is_none());
+        let cases = [
+            (saved(dir.path(), 70, 7, 0), "lists slot 70"),
+            (saved(dir.path(), 69, 100, 0), "out of range at slot 5"),
+            (saved(dir.path(), 69, 7, 1 << 6), "beyond the 70 slots"),
+        ];
+        for (path, why) in cases {
+            let e = load(&path, "fp", 70, fine).err().expect("refused");
+            assert!(e.contains(why), "{e}");
+        }
+        let mut bytes = fs::read(&ok).unwrap();
+        let k = bytes.len() / 2;
+        bytes[k] ^= 1;
+        fs::write(&ok, &bytes).unwrap();
+        assert!(load(&ok, "fp", 70, fine)
+            .err()
+            .expect("refused")
+            .contains("damaged"));
+        assert!(load(&ok, "fp", 71, fine)
+            .err()
+            .expect("refused")
+            .contains("made for 70"));
+    }
 }

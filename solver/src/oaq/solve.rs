@@ -26,8 +26,8 @@ use rayon::prelude::*;
 use retro_engine::oaq::Oaq;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 
-/// Largest finite value magnitude; beyond it a solve stops.
-pub const MAX_FINITE: i16 = 30_000;
+/// Largest finite value magnitude; beyond it a solve stops (the most a table may store).
+pub const MAX_FINITE: i16 = retro_tables::oaq_table::MAX_VALUE;
 const NEG_INF: i16 = i16::MIN + 1;
 const POS_INF: i16 = i16::MAX;
 const CHUNK: u64 = 1 << 14;
@@ -126,7 +126,12 @@ pub fn solve_with(
         ));
     }
     let fingerprint = g.profile.fingerprint();
-    let resumed = checkpoints.and_then(|c| crate::oaq::checkpoint::load(&c.path, &fingerprint, n));
+    let resumed = checkpoints.and_then(|c| {
+        crate::oaq::checkpoint::load(&c.path, &fingerprint, n, valid_bounds).unwrap_or_else(|why| {
+            progress.refused(&c.path, &why);
+            None
+        })
+    });
     let resuming = resumed.is_some();
     let State {
         seen,
@@ -325,6 +330,13 @@ fn pack(p: i16, m: i16) -> u32 {
 #[inline]
 fn unpack(w: u32) -> (i16, i16) {
     ((w >> 16) as u16 as i16, w as u16 as i16)
+}
+
+/// Whether a slot's packed bounds are each infinite or finite within ±[`MAX_FINITE`].
+fn valid_bounds(w: u32) -> bool {
+    let ok = |v: i16| v == NEG_INF || v == POS_INF || v.unsigned_abs() <= MAX_FINITE as u16;
+    let (p, m) = unpack(w);
+    ok(p) && ok(m)
 }
 
 /// `a - b` where `b` may be infinite (`a` is a finite gain).

@@ -28,6 +28,8 @@ pub trait OaqProgress: Sync {
     fn sweep(&self, _sweep: u32, _changed: u64) {}
     /// Part of a value sweep is done: `done` of `total` pieces (called from worker threads).
     fn sweeping(&self, _sweep: u32, _done: u64, _total: u64) {}
+    /// A checkpoint could not be used (`why`); the solve starts over.
+    fn refused(&self, _path: &std::path::Path, _why: &str) {}
 }
 
 impl OaqProgress for () {}

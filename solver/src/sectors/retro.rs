@@ -20,7 +20,7 @@ use crate::sectors::prefetch::prefetch;
 use crate::sectors::rules::SectorRules;
 use rayon::prelude::*;
 use retro_engine::mill::Bits;
-use retro_tables::value::{loss, win, Value, DRAW, MAX_DISTANCE, WASTED};
+use retro_tables::value::{loss, win, Value, DRAW, MAX_DISTANCE, MAX_STORED_DISTANCE, WASTED};
 use retro_tables::SectorKey;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
 
@@ -336,6 +336,9 @@ pub fn solve_unit<R: SectorRules>(
         progress.pass(d);
         d += 1;
     }
+    if !acyclic && d <= max_assigned.load(Relaxed) {
+        return Err(too_long(d));
+    }
 
     if std::env::var_os("RETRO_TIMING").is_some() {
         eprintln!(
@@ -571,6 +574,9 @@ fn evaluate<R: SectorRules>(
             break;
         }
     }
+    if best_win != u16::MAX && best_win > MAX_STORED_DISTANCE {
+        return Err(too_long(best_win));
+    }
     if best_win != u16::MAX {
         // A win never needs its counter: it cannot become a loss.
         return Ok(Eval {
@@ -578,6 +584,9 @@ fn evaluate<R: SectorRules>(
             count: 0,
             loss_max: 0,
         });
+    }
+    if loss_max > MAX_STORED_DISTANCE {
+        return Err(too_long(loss_max));
     }
     inside.sort_unstable();
     inside.dedup();
@@ -588,6 +597,13 @@ fn evaluate<R: SectorRules>(
         count,
         loss_max,
     })
+}
+
+/// The error of a distance the table format cannot store.
+fn too_long(plies: u16) -> ProbeError {
+    ProbeError::Unsupported(format!(
+        "a distance of {plies} plies is beyond the {MAX_STORED_DISTANCE} a table may store"
+    ))
 }
 
 /// Where a child's value lives: a part of the unit or an opened dependency.
