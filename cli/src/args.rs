@@ -262,6 +262,10 @@ pub struct SolveArgs {
     /// Print the sectors that would be solved, their sizes and the memory needed; solve nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Wait for another solve writing into the same table folder to finish, instead of
+    /// refusing (two solves of one folder would write the same tables).
+    #[arg(long)]
+    pub wait: bool,
 }
 
 /// The arguments of `retro analyse`.

@@ -6,6 +6,7 @@ use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// First 8 bytes of every table.
 pub const MAGIC: &[u8; 8] = b"RETROTB\0";
@@ -37,6 +38,8 @@ pub enum TableError {
     Corrupt(PathBuf, String),
     /// The table was built for other rules or another sector.
     Mismatch(PathBuf, String),
+    /// Another process holds the lock of a table folder (the lock file).
+    Busy(PathBuf),
 }
 
 impl fmt::Display for TableError {
@@ -45,11 +48,37 @@ impl fmt::Display for TableError {
             TableError::Io(p, e) => write!(f, "{}: {e}", p.display()),
             TableError::Corrupt(p, m) => write!(f, "{}: corrupt table: {m}", p.display()),
             TableError::Mismatch(p, m) => write!(f, "{}: {m}", p.display()),
+            TableError::Busy(p) => write!(
+                f,
+                "another solve is writing into {} (it holds {})",
+                p.parent().unwrap_or(p).display(),
+                p.display()
+            ),
         }
     }
 }
 
-impl std::error::Error for TableError {}
+impl std::error::Error for TableError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TableError::Io(_, e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// A temporary name beside `path` that no other writer uses: `<name>.<pid>-<n>.tmp` (`n`
+/// counts this process's temporary files from 0), so that two writers (two processes, or two
+/// threads) never write into one file. A file of that name can only be a dead process's
+/// leftover, and is overwritten.
+pub fn temp_path(path: &Path) -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let name = path
+        .file_name()
+        .map_or("table".into(), |n| n.to_string_lossy());
+    path.with_file_name(format!("{name}.{}-{n}.tmp", std::process::id()))
+}
 
 /// Streaming 64-bit checksum (word-wise multiply-rotate hash) over a known total length.
 /// Every `update` but the last must be a multiple of 8 bytes long.
@@ -169,7 +198,7 @@ pub fn write_atomic(
 ) -> Result<(), TableError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir).map_err(|e| TableError::Io(dir.to_path_buf(), e))?;
-    let tmp = path.with_extension("tmp");
+    let tmp = temp_path(path);
     let result = (|| {
         let mut w = BodyWriter {
             out: io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?),
@@ -201,4 +230,30 @@ pub fn write_atomic(
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writers_use_temporary_names_of_their_own_and_leave_none() {
+        let dir = std::env::temp_dir().join(format!("retro-format-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("sector_3_3_0_0.rtb");
+        let (a, b) = (temp_path(&path), temp_path(&path));
+        assert_ne!(a, b);
+        assert_eq!(a.parent(), path.parent());
+        assert!(a.extension().is_some_and(|e| e == "tmp"));
+        let head = header_frame(GAME_MILL, ENCODING_U16, "fp");
+        write_atomic(&path, &head, 8, |w| w.put(&[0; 8])).unwrap();
+        write_atomic(&path, &head, 8, |w| w.put(&[1; 8])).unwrap();
+        let left: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        assert_eq!(left, vec![path.clone()]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
 }

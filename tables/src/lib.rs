@@ -11,7 +11,8 @@
 //! use retro_tables::{Table, Value};
 //! # fn main() -> Result<(), retro_tables::TableError> {
 //! let path = std::path::Path::new("databases/mill-6384cbd62f7cb52c/sector_3_3_0_0.rtb");
-//! let table = Table::open(path)?; // maps the file, checks length, checksum and counts
+//! // SAFETY: nothing modifies the file in place while it is mapped (see `Table::open`).
+//! let table = unsafe { Table::open(path) }?; // maps, checks length, checksum and counts
 //! match table.value(12_345) {
 //!     Some(Value::Win(d)) => println!("win in {d} plies"),
 //!     Some(Value::Loss(d)) => println!("loss in {d} plies"),
@@ -23,6 +24,7 @@
 
 pub mod format;
 pub mod location;
+pub mod lock;
 pub mod oaq_compact;
 pub mod oaq_header;
 pub mod oaq_table;

@@ -48,13 +48,16 @@ pub struct OaqTable {
 impl OaqTable {
     /// Maps a table and checks its header, length, checksum and value counts (and, compact,
     /// its directory).
-    pub fn open(path: &Path) -> Result<OaqTable, TableError> {
+    ///
+    /// # Safety
+    ///
+    /// As [`crate::Table::open`]: nothing may modify or truncate the file in place while the
+    /// table lives.
+    pub unsafe fn open(path: &Path) -> Result<OaqTable, TableError> {
         let io_err = |e| TableError::Io(path.to_path_buf(), e);
         let corrupt = |m: String| TableError::Corrupt(path.to_path_buf(), m);
         let file = File::open(path).map_err(io_err)?;
-        // SAFETY: as for sector tables (sector_table.rs): opened read-only, only ever replaced by an
-        // atomic rename, never modified in place; every byte read is checked or decoded, none
-        // is trusted as a pointer or a length.
+        // SAFETY: the caller promises the file is not modified in place while mapped.
         let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
         let header = OaqHeader::decode(path, &map)?;
         let body = match header.encoding {

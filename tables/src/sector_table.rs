@@ -186,14 +186,19 @@ pub struct Table {
 }
 
 impl Table {
-    /// Maps a table and checks magic, version, length and checksum.
-    pub fn open(path: &Path) -> Result<Table, TableError> {
+    /// Maps a table and checks magic, version, length, checksum and counts.
+    ///
+    /// # Safety
+    ///
+    /// The file is memory-mapped: while the `Table` lives, nothing may modify or truncate the
+    /// file in place (replacing it by a rename, as every writer of this crate does, is fine).
+    /// A file changed under the map can make a read return other bytes than were checked, and
+    /// a file truncated under it makes a read fault (SIGBUS). The bytes themselves are never
+    /// trusted: every value read is checked or decoded, none is used as a pointer or length.
+    pub unsafe fn open(path: &Path) -> Result<Table, TableError> {
         let io_err = |e| TableError::Io(path.to_path_buf(), e);
         let file = File::open(path).map_err(io_err)?;
-        // SAFETY: the file is opened read-only and tables are only ever replaced by an atomic
-        // rename, never modified in place, so the mapped bytes do not change under us (a user
-        // editing the file by hand while it is mapped is outside this contract). Every value
-        // read from the map is checked or decoded, never trusted as a pointer or length.
+        // SAFETY: the caller promises the file is not modified in place while mapped.
         let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
         let header = Header::decode(path, &map)?;
         let expected = (HEADER_SIZE as u64)

@@ -2,7 +2,7 @@
 
 pub mod props;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Path of the `retro` binary built by this `cargo test` run (same profile as the tests).
@@ -96,3 +96,16 @@ pub const REFERENCE_PRESETS: [&str; 11] = [
     "el-filja",
     "experimental",
 ];
+
+/// Opens a sector table for a test.
+pub fn open_table(path: &Path) -> Result<retro_tables::Table, retro_tables::TableError> {
+    // SAFETY: tests map files in their own scratch folders and never modify a file in place
+    // while it is mapped (they rewrite it whole, then open it again).
+    unsafe { retro_tables::Table::open(path) }
+}
+
+/// Opens an Ô Ăn Quan table for a test.
+pub fn open_oaq_table(path: &Path) -> Result<retro_tables::OaqTable, retro_tables::TableError> {
+    // SAFETY: as for `open_table`.
+    unsafe { retro_tables::OaqTable::open(path) }
+}

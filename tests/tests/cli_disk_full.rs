@@ -380,12 +380,24 @@ fn solve_on_a_full_device_fails_cleanly_and_resumes() {
     // place (complete, it verifies), the second is not.
     let second = &r.order[2];
     assert_eq!(&twin(second), &r.order[1], "unit order {:?}", r.order);
-    let tmp = stem(&f, second).with_extension("tmp");
-    std::os::unix::fs::symlink(full, &tmp).unwrap();
-    let o = retro(
-        &[SOLVE, &["-q", "--dir", d.path().to_str().unwrap()]].concat(),
-        None,
-    );
+    // Temporary names are `<table>.<pid>-<n>.tmp`, `n` counting the process's writes from 0:
+    // the shell links the third one's name to /dev/full, then becomes the solve (same pid).
+    let table = stem(&f, second).with_extension("rtb");
+    let child = Command::new("sh")
+        .arg("-c")
+        .arg(r#"ln -s "$1" "$2.$$-2.tmp" && shift 2 && exec "$@""#)
+        .arg("sh")
+        .arg(full)
+        .arg(&table)
+        .arg(retro_tests::retro_bin())
+        .args(SOLVE)
+        .args(["-q", "--dir", d.path().to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let tmp = PathBuf::from(format!("{}.{}-2.tmp", table.display(), child.id()));
+    let o = child.wait_with_output().unwrap();
     let expected: BTreeSet<String> = r.order[..2].iter().cloned().collect();
     check_failure(
         "full while writing a unit's second table",

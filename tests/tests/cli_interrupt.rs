@@ -312,8 +312,8 @@ fn solve_that_cannot_write_fails_naming_the_path() {
     std::fs::write(&file, b"not a directory").unwrap();
     check_failed_solve(&file, &file, "--dir is a file", None);
 
-    // The table's temporary file cannot be created (a directory is in its place): the unit is
-    // solved, then writing its table fails.
+    // The table cannot be put in place (a directory is where it goes): the unit is solved,
+    // written to its temporary file, then the rename fails and the temporary file goes.
     let dir = t.path().join("blocked");
     let db = retro_solver::sectors::db::Db::new(
         retro_engine::mill::Mill::new(retro_engine::mill::Profile::default()),
@@ -325,7 +325,13 @@ fn solve_that_cannot_write_fails_naming_the_path() {
         wf: 0,
         bf: 0,
     });
-    std::fs::create_dir_all(rtb.with_extension("tmp")).unwrap();
-    check_failed_solve(&dir, &db.folder, "temporary file blocked", None);
-    assert!(!rtb.exists(), "a table was written at {}", rtb.display());
+    std::fs::create_dir_all(rtb.join("in-the-way")).unwrap();
+    check_failed_solve(&dir, &rtb, "table path blocked", None);
+    let left: Vec<_> = std::fs::read_dir(&db.folder)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "tmp"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+    assert!(rtb.is_dir(), "a table was written at {}", rtb.display());
 }

@@ -269,3 +269,91 @@ fn a_missing_table_names_the_cost_and_the_cheap_alternatives() {
     );
     assert!(!msg.contains("cheaper"), "{msg}");
 }
+
+/// Two solves into one folder: while one holds the folder's lock, a second is refused (exit
+/// 1, naming the lock and `--wait`), a third with `--wait` waits and then keeps every table the
+/// first wrote; the tables are byte-identical to a single solve's, and `verify` passes.
+#[test]
+fn concurrent_solves_of_one_folder_are_refused_or_wait() {
+    use retro_tables::lock::{FolderLock, LOCK_FILE};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let solve = |extra: &[&str]| {
+        Command::new(retro_tests::retro_bin())
+            .args(["solve", "mill", "--max-stones", "5", "--dir", d])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut first = solve(&["-q", "--wait"]);
+    let started = Instant::now();
+    let folder = loop {
+        let held = std::fs::read_dir(dir.path()).ok().and_then(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .find(|p| p.join(LOCK_FILE).exists() && FolderLock::held_elsewhere(p))
+        });
+        if let Some(f) = held {
+            break f;
+        }
+        assert!(
+            first.try_wait().unwrap().is_none(),
+            "the first solve ended before its lock was seen"
+        );
+        assert!(started.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let refused = solve(&["-q"]).wait_with_output().unwrap();
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    let e = stderr(&refused);
+    assert!(
+        e.contains("another solve is writing into") && e.contains(LOCK_FILE),
+        "{e}"
+    );
+    assert!(e.contains("--wait"), "{e}");
+    let waiting = solve(&["--wait", "--json"]);
+    let first = first.wait_with_output().unwrap();
+    assert!(first.status.success(), "{}", stderr(&first));
+    let waited = waiting.wait_with_output().unwrap();
+    assert!(waited.status.success(), "{}", stderr(&waited));
+    let v = json(&stdout(&waited));
+    let sectors = v["sectors"].as_array().unwrap();
+    assert_eq!(sectors.len(), 9);
+    assert!(sectors.iter().all(|s| s["reused"] == true), "{v}");
+    // The tables are the ones a single solve writes, and nothing temporary is left.
+    let fresh = tempfile::tempdir().unwrap();
+    let f = fresh.path().to_str().unwrap();
+    let single = retro(
+        &["solve", "mill", "--max-stones", "5", "--dir", f, "-q"],
+        None,
+    );
+    assert!(single.status.success(), "{}", stderr(&single));
+    let files = |p: &std::path::Path| {
+        let mut v: Vec<_> = std::fs::read_dir(p)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.file_name().unwrap() != LOCK_FILE)
+            .collect();
+        v.sort();
+        v
+    };
+    let ours = files(&folder);
+    let theirs = files(&fresh.path().join(folder.file_name().unwrap()));
+    assert_eq!(ours.len(), 9, "{ours:?}");
+    assert_eq!(ours.len(), theirs.len());
+    for (a, b) in ours.iter().zip(&theirs) {
+        assert_eq!(a.file_name(), b.file_name());
+        assert!(
+            std::fs::read(a).unwrap() == std::fs::read(b).unwrap(),
+            "{a:?}"
+        );
+    }
+    let verify = retro(&["verify", "--dir", d], None);
+    assert!(verify.status.success(), "{}", stdout(&verify));
+}

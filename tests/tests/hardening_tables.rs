@@ -20,7 +20,6 @@ use retro_solver::sectors::solve::solve;
 use retro_solver::sectors::{folded::Folded, sector::SectorKey};
 use retro_tables::format::{checksum, HEADER_SIZE, TRAILER_SIZE};
 use retro_tables::value::Value;
-use retro_tables::Table;
 use retro_tests::props::run;
 use std::cell::Cell;
 use std::path::PathBuf;
@@ -56,7 +55,7 @@ fn fixture() -> Fixture {
     assert_eq!(fingerprint_len, db.fingerprint().len());
     let geo = db.game().geo;
     let idx = BoardIndex::new(geo, 3, 3);
-    let table = Table::open(&db.path(K33)).unwrap();
+    let table = retro_tests::open_table(&db.path(K33)).unwrap();
     // Every 40009th raw position (about 67), plus the first win, draw and loss found.
     let mut probes = Vec::new();
     let mut seen = [false; 3];
@@ -263,7 +262,7 @@ fn damaged_tables_are_errors_never_values() {
             } else {
                 damaged.set(damaged.get() + 1);
             }
-            let opened = Table::open(&scratch.path);
+            let opened = retro_tests::open_table(&scratch.path);
             match (&opened, same) {
                 (Ok(t), true) => {
                     for &(slot, v) in &fx.slots {
@@ -426,7 +425,7 @@ fn forged_headers_never_give_a_wrong_value() {
     let fx = fixture();
     let scratch = Scratch::new();
     let n_regions = regions(fx.good.len(), fx.fingerprint_len).len();
-    let good_header = Table::open(&{
+    let good_header = retro_tests::open_table(&{
         std::fs::write(&scratch.path, &fx.good).unwrap();
         scratch.path.clone()
     })
@@ -447,7 +446,7 @@ fn forged_headers_never_give_a_wrong_value() {
             } else {
                 s[0] += 1;
             }
-            let opened = Table::open(&scratch.path);
+            let opened = retro_tests::open_table(&scratch.path);
             if let Ok(t) = &opened {
                 s[1] += 1;
                 if t.header.slots == good_header.slots {
@@ -538,7 +537,7 @@ fn forged_header_fields_are_refused_by_name() {
         let bytes = forge(&fx.good, fp, f);
         assert_ne!(bytes, fx.good, "{what}: forgery changed nothing");
         std::fs::write(&scratch.path, &bytes).unwrap();
-        let open = Table::open(&scratch.path)
+        let open = retro_tests::open_table(&scratch.path)
             .map(|_| ())
             .map_err(|e| e.to_string());
         let e = scratch
@@ -707,7 +706,7 @@ fn distances_without_a_parent_code_are_refused() {
             let sum = checksum(&b[..n - TRAILER_SIZE]);
             b[n - TRAILER_SIZE..n - 8].copy_from_slice(&sum.to_le_bytes());
             std::fs::write(&scratch.path, &b).unwrap();
-            let open = Table::open(&scratch.path);
+            let open = retro_tests::open_table(&scratch.path);
             if d == 0x3FFE {
                 // The longest a table may store: accepted (this forgery changed one value).
                 assert!(open.is_ok(), "{what} in {d}");

@@ -8,7 +8,7 @@ use retro_solver::oaq::index::OaqIndex;
 use retro_solver::oaq::search::{search, Limits};
 use retro_solver::oaq::solve::solve;
 use retro_solver::oaq::table::OaqProbe;
-use retro_tables::oaq_table::{write, OaqHeader, OaqTable};
+use retro_tables::oaq_table::{write, OaqHeader};
 use retro_tests::{retro, stderr, stdout};
 use std::collections::HashMap;
 
@@ -137,7 +137,7 @@ fn solver_agrees_with_the_naive_solver_on_every_position() {
         let path = dir.path().join("game.rtb");
         let header = OaqHeader::from_values(&g.profile.fingerprint(), [1, 0], &solved.values);
         write(&path, &header, &solved.values).unwrap();
-        let table = OaqTable::open(&path).unwrap();
+        let table = retro_tests::open_oaq_table(&path).unwrap();
         assert_eq!(table.header.positions(), expected.len() as u64);
         let idx = OaqIndex::new(&g);
         let mut differ = 0;
@@ -152,7 +152,7 @@ fn solver_agrees_with_the_naive_solver_on_every_position() {
         let big = solve_big(&g, &(), None).unwrap();
         let cpath = dir.path().join("compact.rtb");
         big.write_compact(&g, &cpath).unwrap();
-        let compact = OaqTable::open(&cpath).unwrap();
+        let compact = retro_tests::open_oaq_table(&cpath).unwrap();
         assert_eq!(compact.header.positions(), expected.len() as u64);
         assert!(compact.header.stored() < expected.len() as u64 * 3 / 4);
         let differ = expected
@@ -332,7 +332,7 @@ fn refuses_damage(
     let bad = dir.path().join("bad.rtb");
     let refused = |bytes: &[u8]| {
         std::fs::write(&bad, bytes).unwrap();
-        OaqTable::open(&bad).is_err()
+        retro_tests::open_oaq_table(&bad).is_err()
     };
     assert!(!refused(good), "the good table is refused");
     let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
@@ -442,7 +442,7 @@ fn damaged_oaq_tables_are_refused() {
         let bad = dir.path().join("bad-dir.rtb");
         std::fs::write(&bad, &b).unwrap();
         assert!(
-            OaqTable::open(&bad).is_err(),
+            retro_tests::open_oaq_table(&bad).is_err(),
             "directory byte {at} changed and accepted"
         );
         faults += 1;
@@ -628,7 +628,7 @@ fn dense_values_beyond_the_stored_range_are_refused() {
         values[at] = v;
         let header = OaqHeader::from_values(&g.profile.fingerprint(), [1, 0], &values);
         write(&path, &header, &values).unwrap();
-        match OaqTable::open(&path) {
+        match retro_tests::open_oaq_table(&path) {
             Ok(_) => assert!(ok, "{v} accepted"),
             Err(e) => {
                 assert!(!ok, "{v}: {e}");

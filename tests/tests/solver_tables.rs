@@ -7,7 +7,6 @@ use retro_solver::sectors::db::{Db, ProbeError};
 use retro_solver::sectors::index::{spread, unrank_set, BINOM};
 use retro_solver::sectors::solve::solve;
 use retro_solver::sectors::{folded::Folded, sector::SectorKey};
-use retro_tables::sector_table::Table;
 use retro_tables::value::Value;
 use std::collections::HashMap;
 
@@ -192,9 +191,9 @@ fn damaged_or_foreign_tables_are_errors_and_get_rebuilt() {
     assert!(e.to_string().contains("bytes"), "{e}");
     // Not a table at all, and an empty file.
     std::fs::write(&path, b"hello").unwrap();
-    assert!(Table::open(&path).is_err());
+    assert!(retro_tests::open_table(&path).is_err());
     std::fs::write(&path, b"").unwrap();
-    assert!(Table::open(&path).is_err());
+    assert!(retro_tests::open_table(&path).is_err());
     // A table of other rules in this profile's place.
     let other = Db::new(
         Mill::new(Profile::preset("cheng-san-qi").unwrap()),

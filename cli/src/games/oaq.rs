@@ -72,7 +72,9 @@ pub fn open_table(g: &Oaq, dir: &Path) -> Result<Option<OaqTable>, CliError> {
     if !path.exists() {
         return Ok(None);
     }
-    let t = OaqTable::open(&path).map_err(CliError::other)?;
+    // SAFETY: as for the sector tables of a `Db`: retro's writers replace the table by a
+    // rename, never in place.
+    let t = unsafe { OaqTable::open(&path) }.map_err(CliError::other)?;
     if t.header.fingerprint != g.profile.fingerprint() {
         return Err(CliError::other(format!(
             "{}: table built for other rules ({:?}), expected {:?}",

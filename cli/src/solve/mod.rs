@@ -15,7 +15,10 @@ use retro_solver::sectors::retro::Progress;
 use retro_solver::sectors::rules::SectorRules;
 use retro_solver::sectors::sector::SectorKey;
 use retro_solver::sectors::solve::{solve, SectorReport, SolveObserver};
+use retro_tables::lock::FolderLock;
+use retro_tables::TableError;
 use serde_json::{json, Value as Json};
+use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -96,6 +99,34 @@ pub struct SolveOpts {
     pub quiet: bool,
     /// Only print the plan.
     pub dry_run: bool,
+    /// Wait for another solve of the same folder instead of refusing.
+    pub wait: bool,
+}
+
+/// Takes the lock of a table folder for the length of a solve: refused while another solve
+/// holds it, or waited for with `--wait`; then removes what interrupted writers left there.
+pub fn lock_folder(dir: &Path, wait: bool, quiet: bool) -> Result<FolderLock, CliError> {
+    let busy = |e: TableError| match e {
+        TableError::Busy(_) => CliError::other(format!("{e}; pass --wait to wait for it")),
+        e => CliError::other(e),
+    };
+    let lock = match FolderLock::acquire(dir, false) {
+        Err(TableError::Busy(_)) if wait => {
+            if !quiet {
+                eprintln!("waiting for the solve writing into {}", dir.display());
+            }
+            FolderLock::acquire(dir, true).map_err(busy)?
+        }
+        other => other.map_err(busy)?,
+    };
+    let removed = lock.remove_stale_temps().map_err(CliError::other)?;
+    if removed > 0 && !quiet {
+        eprintln!(
+            "removed {removed} unfinished temporary file(s) an interrupted solve left in {}",
+            dir.display()
+        );
+    }
+    Ok(lock)
 }
 
 fn dry_run<R: SectorRules>(
@@ -149,6 +180,7 @@ pub fn run_solve<R: SectorRules>(
     if opts.dry_run {
         return dry_run(db, targets, as_json);
     }
+    let _lock = lock_folder(&db.folder, opts.wait, quiet || as_json)?;
     let pool = crate::output::pool(threads)?;
     let bars = Bars::new(quiet || as_json);
     let start = Instant::now();
@@ -226,6 +258,7 @@ pub fn run(a: &SolveArgs) -> Result<(), CliError> {
         json: a.json,
         quiet: a.quiet,
         dry_run: a.dry_run,
+        wait: a.wait,
     };
     match a.game {
         GameKind::Mill => mill::solve(&a.rules, &a.dir, &a.sectors, &opts),
@@ -236,7 +269,7 @@ pub fn run(a: &SolveArgs) -> Result<(), CliError> {
                     "--max-stones, --sector and --dry-run are for Mill and Dara; Ô Ăn Quan is solved whole (--rule seeds=K,M)",
                 ));
             }
-            oaq::solve(&a.rules, &a.dir, a.threads, a.json, a.quiet)
+            oaq::solve(&a.rules, &a.dir, &opts)
         }
     }
 }

@@ -3,6 +3,7 @@
 use crate::args::RuleArgs;
 use crate::error::CliError;
 use crate::games::oaq::{game, open_table, table_path};
+use crate::solve::{lock_folder, SolveOpts};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use retro_solver::oaq::big::solve_big;
@@ -75,13 +76,8 @@ fn file_len(path: &Path) -> u64 {
 }
 
 /// `retro solve oaq`.
-pub fn solve(
-    rules: &RuleArgs,
-    dir: &Path,
-    threads: Option<usize>,
-    as_json: bool,
-    quiet: bool,
-) -> Result<(), CliError> {
+pub fn solve(rules: &RuleArgs, dir: &Path, opts: &SolveOpts) -> Result<(), CliError> {
+    let (threads, as_json, quiet) = (opts.threads, opts.json, opts.quiet);
     let g = game(rules)?;
     if g.profile.total_seeds() > 40 {
         return Err(CliError::input(format!(
@@ -91,15 +87,16 @@ pub fn solve(
         )));
     }
     let path = table_path(&g, dir);
+    let folder = path.parent().unwrap_or(dir);
+    let _lock = lock_folder(folder, opts.wait, quiet || as_json)?;
     let start_time = Instant::now();
-    // A table that verifies is kept; a damaged or stale one is rebuilt.
+    // A table that verifies is kept; a damaged or stale one is rebuilt, and the user told why
+    // (even under --quiet).
     let kept = match open_table(&g, dir) {
         Ok(Some(t)) => Some(t),
         Ok(None) => None,
         Err(e) => {
-            if !quiet {
-                eprintln!("rebuilding: {}", e.message);
-            }
+            eprintln!("rebuilding: {}", e.message);
             None
         }
     };

@@ -111,7 +111,7 @@ pub(crate) fn write_atomically(
     body: u64,
     fill: impl FnOnce(&mut CheckpointWriter) -> io::Result<()>,
 ) -> io::Result<()> {
-    let tmp = path.with_extension("ckpt-tmp");
+    let tmp = retro_tables::format::temp_path(path);
     let result = (|| {
         let file = File::create(&tmp)?;
         let mut w = Summed {

@@ -88,7 +88,11 @@ impl<R: SectorRules> Db<R> {
         if !path.exists() {
             return Err(ProbeError::Missing { sector: k, path });
         }
-        let t = Table::open(&path).map_err(ProbeError::Table)?;
+        // SAFETY: a `Db` reads table folders that retro's writers own: they write each table
+        // to a temporary file and rename it into place, never modifying one in place, and a
+        // solve holds the folder's lock while it writes. Editing a table by hand while a
+        // program has it open is outside this contract (`Table::open`'s).
+        let t = unsafe { Table::open(&path) }.map_err(ProbeError::Table)?;
         let h = &t.header;
         let mismatch = |m: String| Err(ProbeError::Table(TableError::Mismatch(path.clone(), m)));
         if h.game != self.rules.game_id() {
