@@ -31,7 +31,12 @@ pub fn run(dir: &Path, as_json: bool) -> Result<(), CliError> {
                 if !as_json {
                     println!("FAIL  {}  {e}", f.display());
                 }
-                rows.push(json!({"file": f.display().to_string(), "ok": false, "error": e}));
+                rows.push(json!({
+                    "file": f.display().to_string(),
+                    "ok": false,
+                    "kind": e.kind.name(),
+                    "error": e.message,
+                }));
             }
         }
     }

@@ -1,6 +1,7 @@
 //! `verify`: every table file under a folder, opened and checked whole (header, length,
 //! checksum, value counts) and against where it lies.
 
+use crate::format::TableError;
 use crate::location::{check_placed, game_name, sector_file, OAQ_FILE};
 use crate::oaq_table::{is_oaq_table, OaqTable};
 use crate::sector_table::Table;
@@ -35,18 +36,87 @@ fn is_oaq_file(path: &Path) -> bool {
         .is_ok_and(|_| is_oaq_table(&head))
 }
 
+/// Why a table file failed verification.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VerifyKind {
+    /// A temporary file an interrupted write left.
+    Unfinished,
+    /// The file could not be read.
+    Io,
+    /// Not a valid table: truncated, damaged, another format.
+    Corrupt,
+    /// A valid table whose header contradicts itself or the expected rules.
+    Mismatch,
+    /// A valid table of a game this reader does not know.
+    UnknownGame,
+    /// A valid table in a file or folder whose name says otherwise.
+    Misplaced,
+}
+
+impl VerifyKind {
+    /// The kind's name in JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            VerifyKind::Unfinished => "unfinished",
+            VerifyKind::Io => "io",
+            VerifyKind::Corrupt => "corrupt",
+            VerifyKind::Mismatch => "mismatch",
+            VerifyKind::UnknownGame => "unknown-game",
+            VerifyKind::Misplaced => "misplaced",
+        }
+    }
+}
+
+/// A failed verification: its kind and the message (naming the file).
+#[derive(Clone, Debug)]
+pub struct VerifyError {
+    /// The kind.
+    pub kind: VerifyKind,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<TableError> for VerifyError {
+    fn from(e: TableError) -> VerifyError {
+        let kind = match e {
+            TableError::Io(..) | TableError::Busy(_) => VerifyKind::Io,
+            TableError::Corrupt(..) => VerifyKind::Corrupt,
+            TableError::Mismatch(..) => VerifyKind::Mismatch,
+        };
+        VerifyError {
+            kind,
+            message: e.to_string(),
+        }
+    }
+}
+
+fn misplaced(message: String) -> VerifyError {
+    VerifyError {
+        kind: VerifyKind::Misplaced,
+        message,
+    }
+}
+
 /// Checks one table file; on success, one line saying what it holds.
-pub fn verify_file(f: &Path) -> Result<String, String> {
+pub fn verify_file(f: &Path) -> Result<String, VerifyError> {
     if f.extension().is_some_and(|e| e == "tmp") {
-        return Err(
-            "unfinished temporary file (an interrupted solve); `retro solve` rebuilds it".into(),
-        );
+        return Err(VerifyError {
+            kind: VerifyKind::Unfinished,
+            message: "unfinished temporary file (an interrupted solve); `retro solve` removes it"
+                .into(),
+        });
     }
     if is_oaq_file(f) {
         // SAFETY: the map lives only for this check; the tables' writers replace files by
         // rename, never in place (a user truncating a file mid-check is outside the contract).
-        let t = unsafe { OaqTable::open(f) }.map_err(|e| e.to_string())?;
-        check_placed(f, "oaq", &t.header.fingerprint, OAQ_FILE)?;
+        let t = unsafe { OaqTable::open(f) }?;
+        check_placed(f, "oaq", &t.header.fingerprint, OAQ_FILE).map_err(misplaced)?;
         return Ok(format!(
             "Ô Ăn Quan, {} positions ({})",
             t.header.positions(),
@@ -54,11 +124,13 @@ pub fn verify_file(f: &Path) -> Result<String, String> {
         ));
     }
     // SAFETY: as above.
-    let t = unsafe { Table::open(f) }.map_err(|e| e.to_string())?;
+    let t = unsafe { Table::open(f) }?;
     let h = t.header;
-    let game =
-        game_name(h.game).ok_or_else(|| format!("{}: unknown game id {}", f.display(), h.game))?;
-    check_placed(f, game, &h.fingerprint, &sector_file(h.sector))?;
+    let game = game_name(h.game).ok_or_else(|| VerifyError {
+        kind: VerifyKind::UnknownGame,
+        message: format!("{}: unknown game id {}", f.display(), h.game),
+    })?;
+    check_placed(f, game, &h.fingerprint, &sector_file(h.sector)).map_err(misplaced)?;
     Ok(format!(
         "{game} sector {} slots {} ({})",
         h.sector, h.slots, h.fingerprint

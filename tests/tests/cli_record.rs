@@ -191,6 +191,21 @@ fn annotation_marks_the_moves_that_change_the_result() {
         None,
     );
     assert!(stdout(&text).contains("<- draw thrown away: now a loss"));
+    // A damaged table an annotation needs is an error naming it, not a missing annotation.
+    let folder = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_dir())
+        .unwrap();
+    let start_table = folder.join("sector_0_0_6_6.rtb");
+    let good = std::fs::read(&start_table).unwrap();
+    let mut bad = good.clone();
+    let n = bad.len();
+    bad[n - 17] ^= 1;
+    std::fs::write(&start_table, &bad).unwrap();
+    let (ok, _, err) = analyse(d, &["--record", record.to_str().unwrap(), "--annotate"]);
+    assert!(!ok && err.contains("sector_0_0_6_6.rtb"), "{err}");
+    std::fs::write(&start_table, &good).unwrap();
     // --annotate alone is refused clearly, for every game.
     let (ok, _, err) = analyse(d, &["--annotate"]);
     assert!(!ok && err.contains("--moves or --record"), "{err}");

@@ -122,6 +122,32 @@ fn solve_analyse_verify_round_trip() {
         "{}",
         stdout(&o)
     );
+    // ... with its kind in JSON, beside an unfinished temporary file's.
+    let leftover = folder.join("sector_4_4_0_0.rtb.99-0.tmp");
+    std::fs::write(&leftover, b"an interrupted write").unwrap();
+    let o = retro(&["verify", "--dir", d, "--json"], None);
+    let v = json(&stdout(&o));
+    let kinds: Vec<(&str, &str)> = v["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["ok"] == false)
+        .map(|r| {
+            let file = r["file"].as_str().unwrap();
+            (
+                &file[file.rfind('/').unwrap() + 1..],
+                r["kind"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("sector_3_3_0_0.rtb", "corrupt"),
+            ("sector_4_4_0_0.rtb.99-0.tmp", "unfinished")
+        ]
+    );
+    // The solve rebuilds it and says so, even under -q; the leftover goes.
     let o = retro(
         &[
             "solve",
@@ -135,6 +161,14 @@ fn solve_analyse_verify_round_trip() {
         None,
     );
     assert!(o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains("rebuilding")
+            && err.contains("sector_3_3_0_0.rtb")
+            && err.contains("checksum"),
+        "{err}"
+    );
+    assert!(!leftover.exists());
     assert!(retro(&["verify", "--dir", d], None).status.success());
 }
 
@@ -225,6 +259,7 @@ fn verify_refuses_no_tables_and_misplaced_ones() {
     let rows = v["tables"].as_array().unwrap();
     assert!(!rows.is_empty() && v["failed"] == rows.len());
     let err = rows[0]["error"].as_str().unwrap();
+    assert!(rows.iter().all(|r| r["kind"] == "misplaced"), "{v}");
     assert!(
         err.contains("belong in a folder named mill-") && err.contains("not mill-0123456789abcdef"),
         "{err}"

@@ -194,7 +194,15 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
             p = *r.last();
             let mut v = crate::referee::record_json(r, analyse)?;
             if annotate {
-                let value = |x: &Position| exact_value(&g, &tables, x).ok().flatten();
+                // A position no table holds has no annotation; a table that cannot be read is
+                // an error, not a missing annotation.
+                let failed = std::cell::RefCell::new(None);
+                let value = |x: &Position| {
+                    exact_value(&g, &tables, x).unwrap_or_else(|e| {
+                        failed.borrow_mut().get_or_insert(e);
+                        None
+                    })
+                };
                 let judge = |a: &Position, b: &Position| {
                     let before =
                         value(a).map(|v| json!({"result": v.result(), "plies": v.plies()}));
@@ -209,6 +217,9 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
                     (before, after, change)
                 };
                 v["annotations"] = json!(crate::referee::annotate(r, &judge));
+                if let Some(e) = failed.into_inner() {
+                    return Err(CliError::other(e));
+                }
             }
             v
         }

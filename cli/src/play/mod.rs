@@ -55,7 +55,7 @@ fn mill_advice(
             }
             Ok(v)
         }
-        Err(ProbeError::Missing { .. } | ProbeError::Unsupported(_)) => {
+        Err(ProbeError::Missing { .. } | ProbeError::RemovalPending) => {
             let m = db.game();
             let r = retro_solver::mill::search::search(db, p, limits)
                 .map_err(|e| crate::analyse::mill::probe_err(db, variant, dir, e))?

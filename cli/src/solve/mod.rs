@@ -85,6 +85,11 @@ impl SolveObserver for Bars {
         }
     }
     fn sector_done(&self, _r: &SectorReport) {}
+    /// Said even under `--quiet`: a table is replaced, and the user should know why.
+    fn rebuilding(&self, path: &std::path::Path, why: &str) {
+        self.overall
+            .suspend(|| eprintln!("rebuilding {}: {why}", path.display()));
+    }
 }
 
 /// Options of `retro solve`.

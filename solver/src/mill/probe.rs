@@ -28,10 +28,7 @@ impl Db<MillRules> {
             });
         }
         if pos.pending != [0, 0] || pos.marked != 0 || pos.stalemate_removal {
-            return Err(ProbeError::Unsupported(
-                "tables hold positions at the start of a ply; play the pending removal first"
-                    .into(),
-            ));
+            return Err(ProbeError::RemovalPending);
         }
         self.value_folded(&Folded::from_position(pos))
     }

@@ -77,12 +77,6 @@ impl MillSearch<'_> {
                 self.missing.insert(packed, ());
                 Ok(None)
             }
-            // The position is one the tables describe, so this is a table that failed to open
-            // (the `Db` keeps only the message): open it again for the real error.
-            Err(e @ ProbeError::Unsupported(_)) => match self.db.open_checked(f.key()) {
-                Err(t @ ProbeError::Table(_)) => Err(t),
-                _ => Err(e),
-            },
             Err(e) => Err(e),
         }
     }

@@ -6,6 +6,7 @@ use crate::sectors::index::BoardIndex;
 use crate::sectors::rules::SectorRules;
 pub use retro_tables::location::fingerprint_hash;
 use retro_tables::location::{profile_folder, sector_file};
+use retro_tables::value::MAX_STORED_DISTANCE;
 use retro_tables::{SectorKey, Table, TableError, Value};
 use std::collections::HashMap;
 use std::fmt;
@@ -13,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock, RwLock};
 
 /// Why a position could not be probed.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum ProbeError {
     /// The sector's table is not in the directory.
     Missing {
@@ -22,10 +23,35 @@ pub enum ProbeError {
         /// Where it was looked for.
         path: PathBuf,
     },
-    /// The table exists but cannot be used.
-    Table(TableError),
-    /// The position is not one the tables describe (e.g. a removal is pending).
-    Unsupported(String),
+    /// The table exists but cannot be used (unreadable, damaged, built for other rules); kept
+    /// once per sector by a [`Db`], so shared.
+    Table(Arc<TableError>),
+    /// The position has a removal pending: tables hold positions at the start of a ply.
+    RemovalPending,
+    /// A move leads into a sector for which no table was opened (a solver invariant broken).
+    NotOpened {
+        /// The sector.
+        sector: SectorKey,
+    },
+    /// A move leads to a slot of a dependency's table that holds no position (the table does
+    /// not match its index: damaged or foreign).
+    NoValue {
+        /// The dependency's sector.
+        sector: SectorKey,
+        /// The slot.
+        slot: u64,
+    },
+    /// A distance beyond what a table may store.
+    TooLong {
+        /// The distance in plies.
+        plies: u16,
+    },
+}
+
+impl From<TableError> for ProbeError {
+    fn from(e: TableError) -> ProbeError {
+        ProbeError::Table(Arc::new(e))
+    }
 }
 
 impl fmt::Display for ProbeError {
@@ -39,14 +65,32 @@ impl fmt::Display for ProbeError {
                 )
             }
             ProbeError::Table(e) => write!(f, "{e}"),
-            ProbeError::Unsupported(m) => f.write_str(m),
+            ProbeError::RemovalPending => f.write_str(
+                "tables hold positions at the start of a ply; play the pending removal first",
+            ),
+            ProbeError::NotOpened { sector } => write!(f, "no table opened for sector {sector}"),
+            ProbeError::NoValue { sector, slot } => write!(
+                f,
+                "the table of sector {sector} has no value at slot {slot} (damaged or foreign)"
+            ),
+            ProbeError::TooLong { plies } => write!(
+                f,
+                "a distance of {plies} plies is beyond the {MAX_STORED_DISTANCE} a table may store"
+            ),
         }
     }
 }
 
-impl std::error::Error for ProbeError {}
+impl std::error::Error for ProbeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ProbeError::Table(e) => Some(&**e),
+            _ => None,
+        }
+    }
+}
 
-type Slot = OnceLock<Result<Arc<(Table, BoardIndex)>, String>>;
+type Slot = OnceLock<Result<Arc<(Table, BoardIndex)>, ProbeError>>;
 
 /// The tables of one rule profile in one directory, opened lazily and shared.
 pub struct Db<R: SectorRules> {
@@ -92,9 +136,9 @@ impl<R: SectorRules> Db<R> {
         // to a temporary file and rename it into place, never modifying one in place, and a
         // solve holds the folder's lock while it writes. Editing a table by hand while a
         // program has it open is outside this contract (`Table::open`'s).
-        let t = unsafe { Table::open(&path) }.map_err(ProbeError::Table)?;
+        let t = unsafe { Table::open(&path) }?;
         let h = &t.header;
-        let mismatch = |m: String| Err(ProbeError::Table(TableError::Mismatch(path.clone(), m)));
+        let mismatch = |m: String| Err(TableError::Mismatch(path.clone(), m).into());
         if h.game != self.rules.game_id() {
             return mismatch(format!(
                 "table for game {}, not {}",
@@ -134,25 +178,13 @@ impl<R: SectorRules> Db<R> {
                     .clone()
             }
         };
-        let r = slot.get_or_init(|| {
-            self.open_checked(k)
-                .map(|t| {
-                    let idx = BoardIndex::new(self.rules.shape(), k.w as usize, k.b as usize);
-                    Arc::new((t, idx))
-                })
-                .map_err(|e| match e {
-                    ProbeError::Missing { .. } => "missing".to_string(),
-                    other => other.to_string(),
-                })
-        });
-        match r {
-            Ok(t) => Ok(t.clone()),
-            Err(m) if m == "missing" => Err(ProbeError::Missing {
-                sector: k,
-                path: self.path(k),
-            }),
-            Err(m) => Err(ProbeError::Unsupported(m.clone())),
-        }
+        slot.get_or_init(|| {
+            self.open_checked(k).map(|t| {
+                let idx = BoardIndex::new(self.rules.shape(), k.w as usize, k.b as usize);
+                Arc::new((t, idx))
+            })
+        })
+        .clone()
     }
 
     /// Forgets a cached table (after it was rewritten).
@@ -172,10 +204,7 @@ impl<R: SectorRules> Db<R> {
         let t = self.table(k)?;
         let slot = t.1.index(f.own, f.opp);
         t.0.value(slot).ok_or_else(|| {
-            ProbeError::Table(TableError::Corrupt(
-                self.path(k),
-                format!("slot {slot} holds no value"),
-            ))
+            TableError::Corrupt(self.path(k), format!("slot {slot} holds no value")).into()
         })
     }
 }

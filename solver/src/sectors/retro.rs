@@ -555,10 +555,10 @@ fn evaluate<R: SectorRules>(
                 let slot = t.1.index_in(&ctx.class, c.opp);
                 let code = t.0.code_or_wasted(slot);
                 if code == WASTED {
-                    return Err(ProbeError::Unsupported(format!(
-                        "table {} has no value at slot {slot}",
-                        c.key()
-                    )));
+                    return Err(ProbeError::NoValue {
+                        sector: c.key(),
+                        slot,
+                    });
                 }
                 code
             }
@@ -601,9 +601,7 @@ fn evaluate<R: SectorRules>(
 
 /// The error of a distance the table format cannot store.
 fn too_long(plies: u16) -> ProbeError {
-    ProbeError::Unsupported(format!(
-        "a distance of {plies} plies is beyond the {MAX_STORED_DISTANCE} a table may store"
-    ))
+    ProbeError::TooLong { plies }
 }
 
 /// Where a child's value lives: a part of the unit or an opened dependency.
@@ -736,7 +734,7 @@ fn missing(key: u32) -> ProbeError {
         wf: (key >> 16) as u8,
         bf: (key >> 24) as u8,
     };
-    ProbeError::Unsupported(format!("no table opened for sector {k}"))
+    ProbeError::NotOpened { sector: k }
 }
 
 /// Totals of one solved sector.

@@ -48,7 +48,15 @@ impl std::fmt::Display for SolveError {
     }
 }
 
-impl std::error::Error for SolveError {}
+impl std::error::Error for SolveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SolveError::Table(e) => Some(e),
+            SolveError::Probe(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// Events of a running solve, for progress display.
 pub trait SolveObserver: Progress {
@@ -56,6 +64,8 @@ pub trait SolveObserver: Progress {
     fn unit_start(&self, unit: &[SectorKey], slots: u64, index: usize, total: usize);
     /// A sector is done.
     fn sector_done(&self, report: &SectorReport);
+    /// An existing table is rebuilt because it failed its checks (`why`).
+    fn rebuilding(&self, _path: &std::path::Path, _why: &str) {}
 }
 
 impl SolveObserver for () {
@@ -128,7 +138,9 @@ fn check_resources<R: SectorRules>(
 }
 
 /// Solves `targets` and every sector they depend on, in dependency order. Sectors whose tables
-/// exist and verify are kept; others (missing, truncated, stale, other rules) are rebuilt.
+/// exist and verify are kept; missing ones are built; one that fails its checks (truncated,
+/// damaged, other rules) is rebuilt, told to the observer; one that cannot be read at all
+/// (permissions, I/O error) stops the solve with that error.
 pub fn solve<R: SectorRules>(
     db: &Db<R>,
     targets: &[SectorKey],
@@ -146,10 +158,20 @@ pub fn solve<R: SectorRules>(
     let mut reports = Vec::new();
     let total = units.len();
     for (i, unit) in units.iter().enumerate() {
-        let existing: Vec<Option<Header>> = unit
+        let existing = unit
             .iter()
-            .map(|&k| db.open_checked(k).ok().map(|t| t.header))
-            .collect();
+            .map(|&k| match db.open_checked(k) {
+                Ok(t) => Ok(Some(t.header)),
+                Err(ProbeError::Missing { .. }) => Ok(None),
+                Err(ProbeError::Table(e)) if matches!(*e, TableError::Io(..)) => {
+                    Err(SolveError::Probe(ProbeError::Table(e)))
+                }
+                Err(e) => {
+                    observer.rebuilding(&db.path(k), &e.to_string());
+                    Ok(None)
+                }
+            })
+            .collect::<Result<Vec<Option<Header>>, SolveError>>()?;
         if existing.iter().all(Option::is_some) {
             for h in existing.into_iter().flatten() {
                 let r = SectorReport {
