@@ -67,8 +67,16 @@ pub fn perft_report(
     println!("speed    {:.1} M nodes/s", nps / 1e6);
 }
 
+/// The most worker threads `--threads` may ask for.
+pub const MAX_THREADS: usize = 1024;
+
 /// A worker pool of `threads` threads (default: one per core).
 pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
+    if let Some(n) = threads.filter(|n| !(1..=MAX_THREADS).contains(n)) {
+        return Err(CliError::input(format!(
+            "--threads must be from 1 to {MAX_THREADS}, not {n} (leave it out for one per core)"
+        )));
+    }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()

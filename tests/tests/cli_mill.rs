@@ -175,6 +175,18 @@ fn numeric_fields_are_range_checked() {
                 .to_vec(),
             "does not exist",
         ),
+        (
+            ["perft", "mill", "--depth", "1", "--threads", "0"]
+                .map(String::from)
+                .to_vec(),
+            "--threads must be from 1 to 1024, not 0",
+        ),
+        (
+            ["solve", "mill", "--max-stones", "3", "--threads", "100000"]
+                .map(String::from)
+                .to_vec(),
+            "--threads must be from 1 to 1024, not 100000",
+        ),
     ] {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let o = retro(&args, None);
