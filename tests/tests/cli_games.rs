@@ -188,3 +188,91 @@ fn oaq_stores_in_the_text_decide_the_refill_rule() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("fewer than none"), "{}", stderr(&o));
 }
+
+/// Numbers out of the rules' range are refused by every command that takes them, naming the
+/// field and the range: the N-move rule (a play rule) even where only `play` and records use it,
+/// Ô Ăn Quan stores and cell counts, and `--threads`.
+#[test]
+fn numeric_fields_of_dara_and_oaq_are_range_checked() {
+    let start = "10,5,5,5,5,5,10,5,5,5,5,5";
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            ["moves", "dara", "--rule", "n-move-rule=abc"]
+                .map(String::from)
+                .to_vec(),
+            "'n-move-rule': expected a number from 0 to 10000",
+        ),
+        (
+            ["perft", "oaq", "--depth", "1", "--rule", "n-move-rule=-1"]
+                .map(String::from)
+                .to_vec(),
+            "'n-move-rule': expected a number from 0 to 10000",
+        ),
+        (
+            [
+                "solve",
+                "dara",
+                "--max-stones",
+                "3",
+                "--rule",
+                "n-move-rule=99999",
+                "--dry-run",
+            ]
+            .map(String::from)
+            .to_vec(),
+            "'n-move-rule'",
+        ),
+        (
+            vec![
+                "moves".into(),
+                "oaq".into(),
+                "--fen".into(),
+                format!("{start} s 99999 0 1"),
+            ],
+            "south store field '99999': expected a number from -1000 to 1000",
+        ),
+        (
+            vec![
+                "moves".into(),
+                "oaq".into(),
+                "--fen".into(),
+                format!("{start} s 0 -1001 1"),
+            ],
+            "north store field '-1001': expected a number from -1000 to 1000",
+        ),
+        (
+            vec![
+                "moves".into(),
+                "oaq".into(),
+                "--fen".into(),
+                "10,5,5,5,5,999,10,5,5,5,5,5 s 0 0 1".into(),
+            ],
+            "cell 5: expected 0 to 255 seeds",
+        ),
+        (
+            ["perft", "dara", "--depth", "1", "--threads", "0"]
+                .map(String::from)
+                .to_vec(),
+            "--threads must be from 1 to 1024",
+        ),
+    ];
+    for (args, says) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = retro(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stdout(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+    // In range, they are taken.
+    let o = retro(
+        &[
+            "moves",
+            "oaq",
+            "--rule",
+            "n-move-rule=0",
+            "--fen",
+            &format!("{start} s 0 0 1"),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -8,6 +8,8 @@ use serde_json::{json, Value};
 
 /// Builds the game from `--rule` settings (`--variant` is for Mill only).
 pub fn game(rules: &RuleArgs) -> Result<Dara, CliError> {
+    // A play rule, not the game's, but checked by every command that takes it.
+    rules.n_move_rule()?;
     rules.no_variant(
         "dara",
         "drop-threes-forbidden=on|off, protected-threes=on|off",

@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 
 /// Builds the game from `--rule` settings (`--variant` is for Mill only).
 pub fn game(rules: &RuleArgs) -> Result<Oaq, CliError> {
+    // A play rule, not the game's, but checked by every command that takes it.
+    rules.n_move_rule()?;
     rules.no_variant("oaq", "seeds=K,M, big-mandarin=V, quan-non=K")?;
     let mut profile = OaqProfile::default();
     for r in rules.game_rules() {

@@ -70,7 +70,9 @@ impl Oaq {
             cells[i] = Some(count_text)
                 .filter(|d| digits(d))
                 .and_then(|d| d.parse().ok())
-                .ok_or_else(|| field_err("cells", t, format!("cell {i}: not a seed count")))?;
+                .ok_or_else(|| {
+                    field_err("cells", t, format!("cell {i}: expected 0 to 255 seeds"))
+                })?;
         }
         let side = match f[1] {
             "s" => Side::South,
@@ -81,7 +83,8 @@ impl Oaq {
             Some(v)
                 .filter(|v| signed(v))
                 .and_then(|v| v.parse::<i16>().ok())
-                .ok_or_else(|| field_err(name, v, "not a number"))
+                .filter(|s| s.unsigned_abs() <= 1000)
+                .ok_or_else(|| field_err(name, v, "expected a number from -1000 to 1000"))
         };
         let south = store("south store", f[2])?;
         let north = store("north store", f[3])?;
@@ -97,11 +100,6 @@ impl Oaq {
             stores: [south, north],
             first,
         };
-        if south.unsigned_abs() > 1000 || north.unsigned_abs() > 1000 {
-            return Err(NotationError::Inconsistent(
-                "stores beyond 1000 seeds".into(),
-            ));
-        }
         let on_board = Self::on_board(&p);
         let off = self.off_board(&p);
         if off < 0 {

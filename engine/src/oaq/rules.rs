@@ -64,7 +64,7 @@ impl OaqProfile {
                         v.parse()
                             .ok()
                             .filter(|v| (1..=50).contains(v))
-                            .ok_or_else(|| bad("off or a value from 1 to 50"))?,
+                            .ok_or_else(|| bad("off (or 0) or a value from 1 to 50"))?,
                     ),
                 };
             }
