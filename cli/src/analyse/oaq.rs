@@ -115,7 +115,9 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
     let (as_json, batch, annotate) = (a.json, a.batch.as_deref(), a.annotate);
     let g = game(rules)?;
     let limits = output::limits(a.depth, a.time)?;
-    let table = open_table(&g, dir)?.map(|t| (t, OaqIndex::new(&g)));
+    let table = open_table(&g, dir)
+        .map_err(CliError::other)?
+        .map(|t| (t, OaqIndex::new(&g)));
     if let Some(path) = batch {
         return output::batch(path, |i, line| match g.parse_position(line) {
             Ok(p) => analysis_json(&g, table.as_ref(), &p, limits),

@@ -6,7 +6,7 @@ use crate::error::CliError;
 use retro_engine::oaq::{Oaq, OaqProfile, Position};
 use retro_solver::oaq::index::OaqIndex;
 use retro_tables::location::{profile_folder, OAQ_FILE};
-use retro_tables::OaqTable;
+use retro_tables::{OaqTable, TableError};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -68,22 +68,25 @@ pub fn table_path(g: &Oaq, dir: &Path) -> PathBuf {
     profile_folder(dir, "oaq", &g.profile.fingerprint()).join(OAQ_FILE)
 }
 
-/// Opens the table of a game's rules, checking that it was built for them.
-pub fn open_table(g: &Oaq, dir: &Path) -> Result<Option<OaqTable>, CliError> {
+/// Opens the table of a game's rules, checking that it was built for them (`Ok(None)`: there
+/// is none).
+pub fn open_table(g: &Oaq, dir: &Path) -> Result<Option<OaqTable>, TableError> {
     let path = table_path(g, dir);
     if !path.exists() {
         return Ok(None);
     }
     // SAFETY: as for the sector tables of a `Db`: retro's writers replace the table by a
     // rename, never in place.
-    let t = unsafe { OaqTable::open(&path) }.map_err(CliError::other)?;
+    let t = unsafe { OaqTable::open(&path) }?;
     if t.header.fingerprint != g.profile.fingerprint() {
-        return Err(CliError::other(format!(
-            "{}: table built for other rules ({:?}), expected {:?}",
-            path.display(),
-            t.header.fingerprint,
-            g.profile.fingerprint()
-        )));
+        return Err(TableError::Mismatch(
+            path,
+            format!(
+                "table built for other rules ({:?}), expected {:?}",
+                t.header.fingerprint,
+                g.profile.fingerprint()
+            ),
+        ));
     }
     Ok(Some(t))
 }

@@ -112,7 +112,9 @@ pub fn oaq(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
     let g = &referee.game;
     let start = crate::games::oaq::position(g, opts.fen)?;
     let seats = Seats::parse(opts.seats, referee.side_names())?;
-    let table = crate::games::oaq::open_table(g, opts.dir)?.map(|t| (t, OaqIndex::new(g)));
+    let table = crate::games::oaq::open_table(g, opts.dir)
+        .map_err(CliError::other)?
+        .map(|t| (t, OaqIndex::new(g)));
     let advise = |p: &retro_engine::oaq::Position| {
         Ok(crate::analyse::oaq::analysis_json(
             g,

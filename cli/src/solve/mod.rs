@@ -87,8 +87,14 @@ impl SolveObserver for Bars {
     fn sector_done(&self, _r: &SectorReport) {}
     /// Said even under `--quiet`: a table is replaced, and the user should know why.
     fn rebuilding(&self, path: &std::path::Path, why: &str) {
-        self.overall
-            .suspend(|| eprintln!("rebuilding {}: {why}", path.display()));
+        let path = path.display().to_string();
+        self.overall.suspend(|| {
+            if why.contains(&path) {
+                eprintln!("rebuilding: {why}");
+            } else {
+                eprintln!("rebuilding {path}: {why}");
+            }
+        });
     }
 }
 

@@ -5,6 +5,7 @@ use crate::error::CliError;
 use crate::games::oaq::{game, open_table, table_path};
 use crate::solve::{lock_folder, SolveOpts};
 use indicatif::{ProgressBar, ProgressStyle};
+use retro_tables::TableError;
 
 use retro_solver::oaq::big::solve_big;
 use retro_solver::oaq::compact as oaq_compact;
@@ -93,10 +94,11 @@ pub fn solve(rules: &RuleArgs, dir: &Path, opts: &SolveOpts) -> Result<(), CliEr
     // A table that verifies is kept; a damaged or stale one is rebuilt, and the user told why
     // (even under --quiet).
     let kept = match open_table(&g, dir) {
-        Ok(Some(t)) => Some(t),
-        Ok(None) => None,
+        Ok(t) => t,
+        // A table that cannot be read at all is not rebuilt over: the user must look.
+        Err(e @ TableError::Io(..)) => return Err(CliError::other(e)),
         Err(e) => {
-            eprintln!("rebuilding: {}", e.message);
+            eprintln!("rebuilding: {e}");
             None
         }
     };
