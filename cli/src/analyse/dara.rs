@@ -196,17 +196,10 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
             if annotate {
                 // A position no table holds has no annotation; a table that cannot be read is
                 // an error, not a missing annotation.
-                let failed = std::cell::RefCell::new(None);
-                let value = |x: &Position| {
-                    exact_value(&g, &tables, x).unwrap_or_else(|e| {
-                        failed.borrow_mut().get_or_insert(e);
-                        None
-                    })
-                };
                 let judge = |a: &Position, b: &Position| {
-                    let before =
-                        value(a).map(|v| json!({"result": v.result(), "plies": v.plies()}));
-                    let after = value(b).map(|v| {
+                    let before = exact_value(&g, &tables, a)?
+                        .map(|v| json!({"result": v.result(), "plies": v.plies()}));
+                    let after = exact_value(&g, &tables, b)?.map(|v| {
                         let v = v.parent();
                         json!({"result": v.result(), "plies": v.plies()})
                     });
@@ -214,12 +207,10 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
                         .as_ref()
                         .zip(after.as_ref())
                         .and_then(|(b, a)| crate::referee::wdl_change(b, a));
-                    (before, after, change)
+                    Ok::<_, ProbeError>((before, after, change))
                 };
-                v["annotations"] = json!(crate::referee::annotate(r, &judge));
-                if let Some(e) = failed.into_inner() {
-                    return Err(CliError::other(e));
-                }
+                let notes = crate::referee::annotate(r, judge).map_err(CliError::other)?;
+                v["annotations"] = json!(notes);
             }
             v
         }

@@ -178,28 +178,23 @@ pub fn analyse(
     if let (Some(rec), true) = (&played, opts.annotate) {
         // Positions no table holds (a missing sector, a removal pending) have no annotation;
         // a table that cannot be read is an error, not a missing annotation.
-        let failed = std::cell::RefCell::new(None);
         let known = |r: Result<Value, ProbeError>| match r {
-            Ok(v) => Some(json!({"result": v.result(), "plies": v.plies()})),
-            Err(ProbeError::Missing { .. } | ProbeError::RemovalPending) => None,
-            Err(e) => {
-                failed.borrow_mut().get_or_insert(e);
-                None
-            }
+            Ok(v) => Ok(Some(json!({"result": v.result(), "plies": v.plies()}))),
+            Err(ProbeError::Missing { .. } | ProbeError::RemovalPending) => Ok(None),
+            Err(e) => Err(e),
         };
         let judge = |p: &Position, q: &Position| {
-            let before = known(db.value(p));
-            let after = known(move_value(&db, p, q));
+            let before = known(db.value(p))?;
+            let after = known(move_value(&db, p, q))?;
             let change = before
                 .as_ref()
                 .zip(after.as_ref())
                 .and_then(|(b, a)| crate::referee::wdl_change(b, a));
-            (before, after, change)
+            Ok((before, after, change))
         };
-        out["annotations"] = json!(crate::referee::annotate(rec, &judge));
-        if let Some(e) = failed.into_inner() {
-            return Err(probe_err(&db, rules.mill_variant(), dir, e));
-        }
+        let notes = crate::referee::annotate(rec, judge)
+            .map_err(|e| probe_err(&db, rules.mill_variant(), dir, e))?;
+        out["annotations"] = json!(notes);
     }
     let secs = start.elapsed().as_secs_f64();
     if as_json {

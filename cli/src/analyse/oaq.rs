@@ -139,8 +139,9 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
             p = *r.last();
             let mut v = crate::referee::record_json(r, analyse)?;
             if annotate {
-                let judge = |a: &Position, b: &Position| judge(&g, table.as_ref(), a, b);
-                v["annotations"] = json!(crate::referee::annotate(r, &judge));
+                let judge =
+                    |a: &Position, b: &Position| Ok::<_, CliError>(judge(&g, table.as_ref(), a, b));
+                v["annotations"] = json!(crate::referee::annotate(r, judge)?);
             }
             v
         }

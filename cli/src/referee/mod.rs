@@ -294,19 +294,20 @@ pub fn print_record_summary<R: Referee>(rec: &Record<R>) {
 pub type Judgement = (Option<Json>, Option<Json>, Option<String>);
 
 /// One line per ply of a record, judged by `judge(before, after)`: `ply`, `side`, `move`,
-/// `before`, `after`, `changes_result` and `fen_after`.
-pub fn annotate<R: Referee>(
+/// `before`, `after`, `changes_result` and `fen_after`; the first error `judge` meets (a table
+/// that cannot be read) ends it.
+pub fn annotate<R: Referee, E>(
     rec: &Record<R>,
-    judge: &dyn Fn(&R::Pos, &R::Pos) -> Judgement,
-) -> Vec<Json> {
+    judge: impl Fn(&R::Pos, &R::Pos) -> Result<Judgement, E>,
+) -> Result<Vec<Json>, E> {
     let r = rec.referee;
     rec.moves
         .iter()
         .enumerate()
         .map(|(i, text)| {
             let (p, q) = (&rec.positions[i], &rec.positions[i + 1]);
-            let (before, after, change) = judge(p, q);
-            json!({
+            let (before, after, change) = judge(p, q)?;
+            Ok(json!({
                 "ply": i + 1,
                 "side": r.side(p),
                 "move": text,
@@ -314,7 +315,7 @@ pub fn annotate<R: Referee>(
                 "after": after,
                 "changes_result": change,
                 "fen_after": r.fen(q),
-            })
+            }))
         })
         .collect()
 }

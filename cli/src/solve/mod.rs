@@ -10,7 +10,7 @@ use crate::args::{GameKind, SolveArgs};
 use crate::error::CliError;
 use crate::solve::plan::PlanFigures;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use retro_solver::sectors::db::Db as SectorDb;
+use retro_solver::sectors::db::{Db as SectorDb, ProbeError};
 use retro_solver::sectors::retro::Progress;
 use retro_solver::sectors::rules::SectorRules;
 use retro_solver::sectors::sector::SectorKey;
@@ -86,15 +86,8 @@ impl SolveObserver for Bars {
     }
     fn sector_done(&self, _r: &SectorReport) {}
     /// Said even under `--quiet`: a table is replaced, and the user should know why.
-    fn rebuilding(&self, path: &std::path::Path, why: &str) {
-        let path = path.display().to_string();
-        self.overall.suspend(|| {
-            if why.contains(&path) {
-                eprintln!("rebuilding: {why}");
-            } else {
-                eprintln!("rebuilding {path}: {why}");
-            }
-        });
+    fn rebuilding(&self, why: &ProbeError) {
+        self.overall.suspend(|| eprintln!("rebuilding: {why}"));
     }
 }
 

@@ -64,8 +64,8 @@ pub trait SolveObserver: Progress {
     fn unit_start(&self, unit: &[SectorKey], slots: u64, index: usize, total: usize);
     /// A sector is done.
     fn sector_done(&self, report: &SectorReport);
-    /// An existing table is rebuilt because it failed its checks (`why`).
-    fn rebuilding(&self, _path: &std::path::Path, _why: &str) {}
+    /// An existing table is rebuilt because it failed its checks (`why` names the file).
+    fn rebuilding(&self, _why: &ProbeError) {}
 }
 
 impl SolveObserver for () {
@@ -167,7 +167,7 @@ pub fn solve<R: SectorRules>(
                     Err(SolveError::Probe(ProbeError::Table(e)))
                 }
                 Err(e) => {
-                    observer.rebuilding(&db.path(k), &e.to_string());
+                    observer.rebuilding(&e);
                     Ok(None)
                 }
             })
