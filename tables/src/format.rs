@@ -1,6 +1,7 @@
 //! What every table file shares: the header frame (magic, format version, game, value
-//! encoding, rule fingerprint), the checksum trailer, the errors, and the atomic writer.
-//! `databases/README.md` documents the layout byte by byte.
+//! encoding, rule fingerprint), the checksum trailer (a checksum per block of the body and one
+//! over the whole file), the errors, and the atomic writer. `databases/README.md` documents the
+//! layout byte by byte; [`crate::mapped`] reads it.
 
 use std::fmt;
 use std::fs::{self, File};
@@ -12,12 +13,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub const MAGIC: &[u8; 8] = b"RETROTB\0";
 /// Last 8 bytes of every table.
 pub const END_MAGIC: &[u8; 8] = b"RETROEND";
-/// Version of the layout described in `databases/README.md`.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version of the layout this crate writes (`databases/README.md`): 2 has a checksum per block.
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest version this crate reads: 1, a whole-file checksum only (checked at open).
+pub const OLDEST_VERSION: u32 = 1;
 /// Size of the header; the values start here.
 pub const HEADER_SIZE: usize = 512;
-/// Size of the trailer (checksum and end magic).
+/// Size of the trailer of a version-1 table (checksum and end magic).
 pub const TRAILER_SIZE: usize = 16;
+/// Bytes of the body a block checksum covers (the last block may be shorter).
+pub const BLOCK_BYTES: usize = 16 << 10;
 /// Game id of Mill tables.
 pub const GAME_MILL: u32 = 1;
 /// Game id of Dara tables.
@@ -146,10 +151,13 @@ pub fn read_frame(
     }
     let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().expect("4 bytes"));
     let version = u32_at(8);
-    if version != FORMAT_VERSION {
+    if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&version) {
         return Err(TableError::Mismatch(
             path.to_path_buf(),
-            format!("format version {version}, this retro reads version {FORMAT_VERSION}"),
+            format!(
+                "format version {version}, this retro reads versions {OLDEST_VERSION} to \
+                 {FORMAT_VERSION}"
+            ),
         ));
     }
     if let Some((id, name)) = game {
@@ -174,22 +182,100 @@ pub fn read_frame(
     )
 }
 
-/// The body of a table being written, checksummed as it goes.
+/// Blocks of a body of `body_len` bytes.
+pub fn block_count(body_len: u64) -> u64 {
+    body_len.div_ceil(BLOCK_BYTES as u64)
+}
+
+/// Size of a version-2 trailer after a body of `body_len` bytes: zero padding to a multiple of
+/// 8, the header's and each block's checksum, the checksum of those, the whole-file checksum
+/// and the end magic (`None` if it overflows).
+pub fn trailer_len(body_len: u64) -> Option<u64> {
+    let pad = body_len.next_multiple_of(8) - body_len;
+    block_count(body_len)
+        .checked_add(1)?
+        .checked_mul(8)?
+        .checked_add(pad + 24)
+}
+
+/// The version-2 trailer of a header and body held in memory (what [`write_atomic`] appends
+/// while streaming; tests use it to forge tables whose checksums agree).
+pub fn trailer(head: &[u8], body: &[u8]) -> Vec<u8> {
+    let mut sums = vec![checksum(head)];
+    sums.extend(body.chunks(BLOCK_BYTES).map(checksum));
+    let mut t = vec![0u8; body.len().next_multiple_of(8) - body.len()];
+    finish_trailer(&mut t, &sums);
+    let mut whole = Checksum::new((head.len() + body.len() + t.len()) as u64);
+    whole.update(head);
+    // The body is a multiple of 8 but for its last piece: feed it with the padding after it.
+    let cut = body.len() - body.len() % 8;
+    whole.update(&body[..cut]);
+    let mut rest = body[cut..].to_vec();
+    rest.extend_from_slice(&t);
+    whole.update(&rest);
+    t.extend_from_slice(&whole.finish().to_le_bytes());
+    t.extend_from_slice(END_MAGIC);
+    t
+}
+
+/// Appends the block checksums and their own checksum.
+fn finish_trailer(t: &mut Vec<u8>, sums: &[u64]) {
+    let at = t.len();
+    for s in sums {
+        t.extend_from_slice(&s.to_le_bytes());
+    }
+    let of_sums = checksum(&t[at..]);
+    t.extend_from_slice(&of_sums.to_le_bytes());
+}
+
+/// The body of a table being written, checksummed (per block and whole) as it goes.
 pub struct BodyWriter {
     out: io::BufWriter<File>,
-    sum: Checksum,
+    whole: Checksum,
+    block: Checksum,
+    block_left: u64,
+    body_left: u64,
+    sums: Vec<u64>,
+    /// The last piece's bytes past a multiple of 8, fed to `whole` with the padding.
+    whole_tail: Vec<u8>,
 }
 
 impl BodyWriter {
     /// Writes bytes (a multiple of 8 but for the last piece of the body).
     pub fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.sum.update(bytes);
+        if bytes.len() as u64 > self.body_left {
+            return Err(io::Error::other(
+                "the body written is longer than announced",
+            ));
+        }
+        if !self.whole_tail.is_empty() {
+            return Err(io::Error::other(
+                "only the last piece of a body may be no multiple of 8 bytes",
+            ));
+        }
+        let cut = bytes.len() - bytes.len() % 8;
+        self.whole.update(&bytes[..cut]);
+        self.whole_tail.extend_from_slice(&bytes[cut..]);
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let n = rest.len().min(self.block_left as usize);
+            self.block.update(&rest[..n]);
+            self.block_left -= n as u64;
+            self.body_left -= n as u64;
+            rest = &rest[n..];
+            if self.block_left == 0 {
+                let next = self.body_left.min(BLOCK_BYTES as u64);
+                let done = std::mem::replace(&mut self.block, Checksum::new(next));
+                self.sums.push(done.finish());
+                self.block_left = next;
+            }
+        }
         self.out.write_all(bytes)
     }
 }
 
 /// Writes a table atomically: the header, a body of `body_len` bytes written by `body`, the
-/// checksum and end magic, to a temporary file that is synced and then renamed over `path`.
+/// version-2 trailer, to a temporary file that is synced and then renamed over `path`.
 pub fn write_atomic(
     path: &Path,
     head: &[u8; HEADER_SIZE],
@@ -200,17 +286,42 @@ pub fn write_atomic(
     fs::create_dir_all(dir).map_err(|e| TableError::Io(dir.to_path_buf(), e))?;
     let tmp = temp_path(path);
     let result = (|| {
+        let trailer = trailer_len(body_len).ok_or_else(|| io::Error::other("table too big"))?;
+        let first = body_len.min(BLOCK_BYTES as u64);
         let mut w = BodyWriter {
             out: io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?),
-            sum: Checksum::new(HEADER_SIZE as u64 + body_len),
+            whole: Checksum::new(HEADER_SIZE as u64 + body_len + trailer - 16),
+            block: Checksum::new(first),
+            block_left: first,
+            body_left: body_len,
+            sums: vec![checksum(head)],
+            whole_tail: Vec::new(),
         };
-        w.put(head)?;
+        w.whole.update(head);
+        w.out.write_all(head)?;
         body(&mut w)?;
-        let BodyWriter { mut out, sum } = w;
-        out.write_all(&sum.finish().to_le_bytes())?;
-        out.write_all(END_MAGIC)?;
+        let BodyWriter {
+            mut out,
+            mut whole,
+            body_left,
+            sums,
+            mut whole_tail,
+            ..
+        } = w;
+        if body_left != 0 {
+            return Err(io::Error::other(
+                "the body written is shorter than announced",
+            ));
+        }
+        let mut t = vec![0u8; (body_len.next_multiple_of(8) - body_len) as usize];
+        finish_trailer(&mut t, &sums);
+        whole_tail.extend_from_slice(&t);
+        whole.update(&whole_tail);
+        t.extend_from_slice(&whole.finish().to_le_bytes());
+        t.extend_from_slice(END_MAGIC);
+        out.write_all(&t)?;
         let f = out.into_inner().map_err(|e| e.into_error())?;
-        if f.metadata()?.len() != HEADER_SIZE as u64 + body_len + TRAILER_SIZE as u64 {
+        if f.metadata()?.len() != HEADER_SIZE as u64 + body_len + trailer {
             return Err(io::Error::other(
                 "the body written is not the length announced",
             ));
@@ -248,6 +359,11 @@ mod tests {
         let head = header_frame(GAME_MILL, ENCODING_U16, "fp");
         write_atomic(&path, &head, 8, |w| w.put(&[0; 8])).unwrap();
         write_atomic(&path, &head, 8, |w| w.put(&[1; 8])).unwrap();
+        let mut body = vec![1u8; 8];
+        let mut want = head.to_vec();
+        want.append(&mut body);
+        want.extend(trailer(&head, &[1; 8]));
+        assert_eq!(fs::read(&path).unwrap(), want);
         let left: Vec<_> = fs::read_dir(&dir)
             .unwrap()
             .flatten()
@@ -255,5 +371,61 @@ mod tests {
             .collect();
         assert_eq!(left, vec![path.clone()]);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_streamed_trailer_is_the_one_computed_whole() {
+        let dir = tempfile_dir("trailer");
+        let head = header_frame(GAME_MILL, ENCODING_U16, "fp");
+        for len in [
+            0usize,
+            1,
+            7,
+            8,
+            9,
+            BLOCK_BYTES - 1,
+            BLOCK_BYTES,
+            3 * BLOCK_BYTES + 5,
+        ] {
+            let body: Vec<u8> = (0..len).map(|i| (i * 7 + i / 300) as u8).collect();
+            let path = dir.join(format!("t{len}.rtb"));
+            write_atomic(&path, &head, len as u64, |w| {
+                // Uneven pieces (multiples of 8 but for the last).
+                let mut at = 0;
+                for (k, piece) in [8usize, 4096, 24, BLOCK_BYTES].iter().cycle().enumerate() {
+                    if at >= len || k > 10_000 {
+                        break;
+                    }
+                    let n = (*piece).min(len - at);
+                    w.put(&body[at..at + n])?;
+                    at += n;
+                }
+                Ok(())
+            })
+            .unwrap();
+            let file = fs::read(&path).unwrap();
+            let t = trailer(&head, &body);
+            assert_eq!(t.len() as u64, trailer_len(len as u64).unwrap());
+            assert_eq!(&file[HEADER_SIZE + len..], &t[..], "{len}");
+            assert_eq!(
+                checksum(&file[..file.len() - 16]),
+                u64_at(&file, file.len() - 16)
+            );
+        }
+        let path = dir.join("short.rtb");
+        let err = write_atomic(&path, &head, 16, |w| w.put(&[0; 8])).unwrap_err();
+        assert!(err.to_string().contains("shorter"), "{err}");
+        assert!(write_atomic(&path, &head, 8, |w| w.put(&[0; 16])).is_err());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn u64_at(b: &[u8], o: usize) -> u64 {
+        u64::from_le_bytes(b[o..o + 8].try_into().unwrap())
+    }
+
+    fn tempfile_dir(what: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("retro-format-{what}-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        dir
     }
 }

@@ -12,8 +12,9 @@
 //! # fn main() -> Result<(), retro_tables::TableError> {
 //! let path = std::path::Path::new("databases/mill-6384cbd62f7cb52c/sector_3_3_0_0.rtb");
 //! // SAFETY: nothing modifies the file in place while it is mapped (see `Table::open`).
-//! let table = unsafe { Table::open(path) }?; // maps, checks length, checksum and counts
-//! match table.value(12_345) {
+//! let table = unsafe { Table::open(path) }?; // maps; checks length, header, its checksum
+//! // The slot's 16 KiB block is checked (its checksum) when first read: damaged, it is an Err.
+//! match table.value(12_345)? {
 //!     Some(Value::Win(d)) => println!("win in {d} plies"),
 //!     Some(Value::Loss(d)) => println!("loss in {d} plies"),
 //!     Some(Value::Draw) => println!("draw"),
@@ -25,6 +26,7 @@
 pub mod format;
 pub mod location;
 pub mod lock;
+pub mod mapped;
 pub mod oaq_compact;
 pub mod oaq_header;
 pub mod oaq_table;

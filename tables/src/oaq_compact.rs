@@ -11,7 +11,7 @@
 
 use crate::format::{write_atomic, TableError};
 use crate::oaq_header::OaqHeader;
-use crate::ranked_view::{blocks_for, RankedView, BLOCK_BYTES};
+use crate::ranked_view::{blocks_for, RankedView, BLOCK_BYTES, PER_BLOCK};
 use std::path::Path;
 
 /// Values written (and tallied) at a time (a multiple of 8).
@@ -104,9 +104,10 @@ pub fn tally_bytes(h: &mut OaqHeader, values: &[u8]) {
     }
 }
 
-/// The header a compact body implies (counts from the stored values), after checking its
-/// directory against the header's slot count and value count, and its padding.
-pub fn recount(h: &OaqHeader, body: &[u8]) -> Result<OaqHeader, String> {
+/// Checks a compact header's slot counts: the canonical slots go with the dense ones, and the
+/// reachable positions with the stored values (each stored value is a position and perhaps its
+/// mirror).
+pub fn check_header(h: &OaqHeader) -> Result<(), String> {
     // The canonical slots are the dense ones without the side digit; every reachable position
     // has its value stored (itself or as a mirror), and every stored one is reachable.
     if h.slots.is_multiple_of(2) || h.canonical_slots != (h.slots - 1) / 2 + 1 {
@@ -122,7 +123,19 @@ pub fn recount(h: &OaqHeader, body: &[u8]) -> Result<OaqHeader, String> {
             h.stored()
         ));
     }
-    let dir_len = (blocks_for(h.canonical_slots) * BLOCK_BYTES as u64) as usize;
+    Ok(())
+}
+
+/// Bytes of a compact body's directory.
+fn dir_len(h: &OaqHeader) -> usize {
+    (blocks_for(h.canonical_slots) * BLOCK_BYTES as u64) as usize
+}
+
+/// The header a compact body implies (counts from the stored values), after checking its
+/// directory against the header's slot count and value count, and its padding.
+pub fn recount(h: &OaqHeader, body: &[u8]) -> Result<OaqHeader, String> {
+    check_header(h)?;
+    let dir_len = dir_len(h);
     let (dir, rest) = body.split_at(dir_len.min(body.len()));
     let view = RankedView::new(dir).ok_or("directory of partial blocks")?;
     let ones = view.check(h.canonical_slots)?;
@@ -151,14 +164,62 @@ pub fn recount(h: &OaqHeader, body: &[u8]) -> Result<OaqHeader, String> {
     Ok(out)
 }
 
-/// The value stored for canonical slot `c` (`None` when it has none).
-pub fn probe(h: &OaqHeader, body: &[u8], c: u64) -> Option<i16> {
-    let dir_len = (blocks_for(h.canonical_slots) * BLOCK_BYTES as u64) as usize;
-    let view = RankedView::new(body.get(..dir_len)?)?;
-    if c >= h.canonical_slots {
-        return None;
+/// Checks a piece of a compact body at body offset `at` on its own: directory blocks whose
+/// counts run on (each block's count is the one before it plus that block's set bits) and
+/// stay within the values, values within the header's extremes, zero padding.
+pub fn check_block(h: &OaqHeader, at: usize, bytes: &[u8]) -> Result<(), String> {
+    let dir_len = dir_len(h);
+    let stored = h.stored() as usize;
+    let end = at + bytes.len();
+    let dir = &bytes[..dir_len.saturating_sub(at).min(bytes.len())];
+    let mut last: Option<(u64, u64)> = None; // (count, set bits) of the block before
+    for e in dir.chunks_exact(BLOCK_BYTES) {
+        let word = |k: usize| u64::from_le_bytes(e[8 * k..8 * k + 8].try_into().expect("8"));
+        let ones: u64 = (1..8).map(|k| word(k).count_ones() as u64).sum();
+        let count = word(0);
+        if last.is_some_and(|(c, n)| c + n != count) || count + ones > stored as u64 {
+            return Err("directory counts do not run on".into());
+        }
+        last = Some((count, ones));
     }
-    let k = view.rank_of(c)?;
-    let at = dir_len.checked_add(usize::try_from(k).ok()?)?;
-    body.get(at).map(|&b| b as i8 as i16)
+    let values_start = dir_len.max(at);
+    let values_end = (dir_len + stored).min(end);
+    if values_start < values_end {
+        let vals = &bytes[values_start - at..values_end - at];
+        if vals
+            .iter()
+            .any(|&b| !(h.min..=h.max).contains(&(b as i8 as i16)))
+        {
+            return Err("a value is beyond the header's extremes".into());
+        }
+    }
+    let pad_start = (dir_len + stored).max(at);
+    if pad_start < end && bytes[pad_start - at..].iter().any(|&b| b != 0) {
+        return Err("padding after the values is not zero".into());
+    }
+    Ok(())
+}
+
+/// The value stored for canonical slot `c` (`None` when it has none), reading the body through
+/// `read` (a byte range of the body, checked).
+pub fn probe<'a, E>(
+    h: &OaqHeader,
+    read: impl Fn(std::ops::Range<usize>) -> Result<&'a [u8], E>,
+    c: u64,
+) -> Result<Option<i16>, E> {
+    if c >= h.canonical_slots {
+        return Ok(None);
+    }
+    let block = (c / PER_BLOCK) as usize * BLOCK_BYTES;
+    let entry = read(block..block + BLOCK_BYTES)?;
+    let view = RankedView::new(entry).expect("one whole block");
+    let Some(k) = view.rank_of(c % PER_BLOCK) else {
+        return Ok(None);
+    };
+    // `read` checked the block with `check_block`: its count plus its set bits are at most
+    // the values stored, so the rank is below them.
+    debug_assert!(k < h.stored());
+    let at = dir_len(h).saturating_add(usize::try_from(k).unwrap_or(usize::MAX));
+    let v = read(at..at.saturating_add(1))?;
+    Ok(Some(v[0] as i8 as i16))
 }

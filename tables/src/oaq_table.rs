@@ -8,15 +8,12 @@
 //!   the positions with South to move only (a position and its mirror share one), one byte each,
 //!   behind a ranked bit set of the canonical slots that have one.
 
-use crate::format::{
-    write_atomic, Checksum, TableError, END_MAGIC, HEADER_SIZE, MAGIC, TRAILER_SIZE,
-};
+use crate::format::{write_atomic, TableError, MAGIC};
+use crate::mapped::Mapped;
 use crate::oaq_compact;
 pub use crate::oaq_header::{
     OaqHeader, ENCODING_OAQ_COMPACT, ENCODING_OAQ_I16, MAX_VALUE, UNREACHABLE,
 };
-use memmap2::{Advice, Mmap};
-use std::fs::File;
 use std::path::Path;
 
 /// Writes a dense table atomically (temporary file, fsync, rename), `values` one per slot.
@@ -38,112 +35,144 @@ pub fn write(path: &Path, header: &OaqHeader, values: &[i16]) -> Result<(), Tabl
     })
 }
 
-/// An open, verified Ô Ăn Quan table.
+/// An open Ô Ăn Quan table: its header (checked) and its mapped body, each block checked when
+/// first read ([`OaqTable::verify`] checks them all and recounts the values).
 pub struct OaqTable {
     /// The header.
     pub header: OaqHeader,
-    map: Mmap,
+    file: Mapped,
+}
+
+/// What a header says on its own: the counts add up, the extremes can be stored, and a compact
+/// header's slot counts agree.
+fn check_header(h: &OaqHeader) -> Result<(), String> {
+    let slots = match h.encoding {
+        ENCODING_OAQ_COMPACT => {
+            oaq_compact::check_header(h)?;
+            h.canonical_slots
+        }
+        _ => h.slots,
+    };
+    if h.stored().checked_add(h.unreachable) != Some(slots) {
+        return Err("header counts do not add up".into());
+    }
+    if h.stored() > 0 && (h.max > MAX_VALUE || h.min < -MAX_VALUE || h.min > h.max) {
+        return Err(format!(
+            "values from {} to {} are outside the ±{MAX_VALUE} a table may store",
+            h.min, h.max
+        ));
+    }
+    Ok(())
 }
 
 impl OaqTable {
-    /// Maps a table and checks its header, length, checksum and value counts (and, compact,
-    /// its directory).
+    /// Maps a table and checks its header (counts, slot counts, value range), length and
+    /// header checksum; a block is checked (its checksum, and its values against the header's
+    /// extremes) the first time it is read. A version-1 table is checked whole here.
     ///
     /// # Safety
     ///
     /// As [`crate::Table::open`]: nothing may modify or truncate the file in place while the
     /// table lives.
     pub unsafe fn open(path: &Path) -> Result<OaqTable, TableError> {
-        let io_err = |e| TableError::Io(path.to_path_buf(), e);
         let corrupt = |m: String| TableError::Corrupt(path.to_path_buf(), m);
-        let file = File::open(path).map_err(io_err)?;
-        // SAFETY: the caller promises the file is not modified in place while mapped.
-        let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
-        let header = OaqHeader::decode(path, &map)?;
-        let body = match header.encoding {
-            ENCODING_OAQ_COMPACT => oaq_compact::body_len(&header),
-            _ => header.slots.checked_mul(2),
-        };
-        let expected = body.and_then(|n| n.checked_add((HEADER_SIZE + TRAILER_SIZE) as u64));
-        if expected != Some(map.len() as u64) {
-            return Err(corrupt(format!(
-                "file is {} bytes but its header asks for {}",
-                map.len(),
-                expected.map_or("more".into(), |e| e.to_string())
-            )));
+        // SAFETY: the caller's promise, passed on.
+        let (header, file) = unsafe {
+            Mapped::open(path, |b| {
+                let h = OaqHeader::decode(path, b)?;
+                check_header(&h).map_err(corrupt)?;
+                let body = match h.encoding {
+                    ENCODING_OAQ_COMPACT => oaq_compact::body_len(&h),
+                    _ => h.slots.checked_mul(2),
+                };
+                let body = body.ok_or_else(|| corrupt("slot count out of range".into()))?;
+                Ok((h, body))
+            })
+        }?;
+        let t = OaqTable { header, file };
+        if t.file.version() == 1 {
+            t.recount()?;
         }
-        let body_end = map.len() - TRAILER_SIZE;
-        if &map[body_end + 8..] != END_MAGIC {
-            return Err(corrupt("bad end marker".into()));
+        Ok(t)
+    }
+
+    /// Checks every block and the whole-file checksum, and recounts the values (and, compact,
+    /// the directory) against the header.
+    pub fn verify(&self) -> Result<(), TableError> {
+        self.file.check_all(&|o, b| self.check_block(o, b))?;
+        if self.file.version() == 2 {
+            self.recount()?;
         }
-        let stored = u64::from_le_bytes(map[body_end..body_end + 8].try_into().expect("8 bytes"));
-        let _ = map.advise(Advice::Sequential);
-        // The checksum (one serial chain) and the recount run side by side.
-        let checksum = || {
-            let mut sum = Checksum::new(body_end as u64);
-            for chunk in map[..body_end].chunks(1 << 20) {
-                sum.update(chunk);
-            }
-            sum.finish()
-        };
-        let recount = || match header.encoding {
-            ENCODING_OAQ_COMPACT => oaq_compact::recount(&header, &map[HEADER_SIZE..body_end]),
+        Ok(())
+    }
+
+    fn recount(&self) -> Result<(), TableError> {
+        let corrupt = |m: String| TableError::Corrupt(self.file.path().to_path_buf(), m);
+        let header = &self.header;
+        let body = self.file.body(&|o, b| self.check_block(o, b))?;
+        let recount = match header.encoding {
+            ENCODING_OAQ_COMPACT => oaq_compact::recount(header, body).map_err(corrupt)?,
             _ => {
                 let mut h = OaqHeader::empty(&header.fingerprint, header.seeds, header.encoding);
                 h.slots = header.slots;
                 h.tally(
-                    map[HEADER_SIZE..body_end]
-                        .chunks_exact(2)
+                    body.chunks_exact(2)
                         .map(|c| i16::from_le_bytes([c[0], c[1]])),
                 );
                 h.reachable = h.stored();
-                Ok(h)
+                h
             }
         };
-        let (sum, recount) = std::thread::scope(|s| {
-            let sum = s.spawn(checksum);
-            let recount = recount();
-            (
-                sum.join().expect("the checksum thread does not panic"),
-                recount,
-            )
-        });
-        if sum != stored {
-            return Err(corrupt("checksum mismatch".into()));
-        }
-        let recount = recount.map_err(corrupt)?;
-        if recount != header {
+        if recount != *header {
             return Err(corrupt(
                 "header counts do not match the stored values".into(),
             ));
         }
-        if header.stored() > 0 && (header.max > MAX_VALUE || header.min < -MAX_VALUE) {
-            return Err(corrupt(format!(
-                "values from {} to {} are outside the ±{MAX_VALUE} a table may store",
-                header.min, header.max
-            )));
+        Ok(())
+    }
+
+    /// Checks the contents of a block at body offset `at`: values within the header's
+    /// extremes, a compact directory's counts running on within the block, zero padding.
+    fn check_block(&self, at: usize, bytes: &[u8]) -> Result<(), String> {
+        let h = &self.header;
+        let in_range = |v: i16| h.min <= v && v <= h.max;
+        if h.encoding != ENCODING_OAQ_COMPACT {
+            let ok = bytes.chunks_exact(2).all(|c| {
+                let v = i16::from_le_bytes([c[0], c[1]]);
+                v == UNREACHABLE || in_range(v)
+            });
+            return ok
+                .then_some(())
+                .ok_or("a value is beyond the header's extremes".into());
         }
-        let _ = map.advise(Advice::Random);
-        Ok(OaqTable { header, map })
+        oaq_compact::check_block(h, at, bytes)
+    }
+
+    /// Blocks checked so far, of all.
+    pub fn blocks_checked(&self) -> (usize, usize) {
+        self.file.blocks_checked()
     }
 
     /// The code stored in a slot of a dense table (`None` out of range, or a compact table).
-    pub fn code(&self, slot: u64) -> Option<i16> {
+    pub fn code(&self, slot: u64) -> Result<Option<i16>, TableError> {
         if slot >= self.header.slots || self.header.encoding != ENCODING_OAQ_I16 {
-            return None;
+            return Ok(None);
         }
-        let o = HEADER_SIZE + 2 * slot as usize;
-        Some(i16::from_le_bytes([self.map[o], self.map[o + 1]]))
+        let o = 2 * slot as usize;
+        let b = self.file.bytes(o..o + 2, &|o, b| self.check_block(o, b))?;
+        Ok(Some(i16::from_le_bytes([b[0], b[1]])))
     }
 
     /// The value stored for canonical slot `c` of a compact table (`None`: the slot has no
     /// value, is out of range, or the table is dense).
-    pub fn compact_value(&self, c: u64) -> Option<i16> {
-        if self.header.encoding != ENCODING_OAQ_COMPACT {
-            return None;
+    pub fn compact_value(&self, c: u64) -> Result<Option<i16>, TableError> {
+        let h = &self.header;
+        if h.encoding != ENCODING_OAQ_COMPACT || c >= h.canonical_slots {
+            return Ok(None);
         }
-        let body = &self.map[HEADER_SIZE..self.map.len() - TRAILER_SIZE];
-        oaq_compact::probe(&self.header, body, c)
+        let check = |o: usize, b: &[u8]| self.check_block(o, b);
+        let k = oaq_compact::probe(h, |r| self.file.bytes(r, &check), c)?;
+        Ok(k)
     }
 }
 

@@ -5,17 +5,22 @@
 /// `f` of each `chunk`-byte piece of `data` (the last may be shorter), in order.
 pub fn map_chunks<R: Send>(data: &[u8], chunk: usize, f: impl Fn(&[u8]) -> R + Sync) -> Vec<R> {
     let pieces: Vec<&[u8]> = data.chunks(chunk.max(1)).collect();
+    map_items(&pieces, |p| f(p))
+}
+
+/// `f` of each item, in order, the items split evenly over one thread per core.
+pub fn map_items<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
-        .min(pieces.len().max(1));
+        .min(items.len().max(1));
     if threads <= 1 {
-        return pieces.into_iter().map(f).collect();
+        return items.iter().map(f).collect();
     }
-    let per = pieces.len().div_ceil(threads);
+    let per = items.len().div_ceil(threads);
     std::thread::scope(|s| {
-        let handles: Vec<_> = pieces
+        let handles: Vec<_> = items
             .chunks(per)
-            .map(|group| s.spawn(|| group.iter().map(|p| f(p)).collect::<Vec<R>>()))
+            .map(|group| s.spawn(|| group.iter().map(&f).collect::<Vec<R>>()))
             .collect();
         handles
             .into_iter()

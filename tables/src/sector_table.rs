@@ -1,14 +1,13 @@
 //! Sector tables (Mill and Dara): one little-endian `u16` value code per slot of the sector's
-//! index, between the 512-byte header and the checksum trailer.
+//! index, between the 512-byte header and the checksum trailer (a checksum per 16 KiB block,
+//! [`crate::mapped`]).
 
 use crate::format::{
-    header_frame, read_frame, write_atomic, Checksum, TableError, ENCODING_U16, END_MAGIC,
-    FINGERPRINT_MAX, HEADER_SIZE, TRAILER_SIZE,
+    header_frame, read_frame, write_atomic, TableError, ENCODING_U16, FINGERPRINT_MAX, HEADER_SIZE,
 };
+use crate::mapped::Mapped;
 use crate::sector_key::SectorKey;
 use crate::value::{Value, MAX_DISTANCE, MAX_STORED_DISTANCE, WASTED};
-use memmap2::{Advice, Mmap};
-use std::fs::File;
 use std::path::Path;
 
 /// What a table's header says.
@@ -55,7 +54,7 @@ impl Header {
         h
     }
 
-    /// Adds stored codes to the counts (branch-free: tables are read whole when opened).
+    /// Adds stored codes to the counts (branch-free: `verify` reads tables whole).
     fn tally(&mut self, codes: impl Iterator<Item = u16>) {
         let (mut w, mut d, mut l, mut x) = (0u64, 0u64, 0u64, 0u64);
         let (mut lw, mut ll) = (self.longest_win, self.longest_loss);
@@ -145,9 +144,9 @@ pub fn write(path: &Path, header: &Header, values: &[u16]) -> Result<(), TableEr
     })
 }
 
-/// Checks a header's counts: they add up, and they match `recount`, the counts of the values
-/// actually stored.
-fn check_counts(path: &Path, h: &Header, recount: &Header) -> Result<(), TableError> {
+/// Checks what a header says on its own: the counts add up, the longest distances can be
+/// stored.
+fn check_header(path: &Path, h: &Header) -> Result<(), TableError> {
     let total = h
         .wins
         .checked_add(h.draws)
@@ -157,12 +156,6 @@ fn check_counts(path: &Path, h: &Header, recount: &Header) -> Result<(), TableEr
         return Err(TableError::Corrupt(
             path.to_path_buf(),
             "header counts do not add up".into(),
-        ));
-    }
-    if recount != h {
-        return Err(TableError::Corrupt(
-            path.to_path_buf(),
-            "header counts do not match the stored values".into(),
         ));
     }
     let longest = h.longest_win.max(h.longest_loss);
@@ -178,15 +171,19 @@ fn check_counts(path: &Path, h: &Header, recount: &Header) -> Result<(), TableEr
     Ok(())
 }
 
-/// An open, verified table: its header and memory-mapped values.
+/// An open table: its header (checked) and memory-mapped values, each block checked when first
+/// read ([`Table::verify`] checks them all and recounts the values).
 pub struct Table {
     /// The header.
     pub header: Header,
-    map: Mmap,
+    file: Mapped,
 }
 
 impl Table {
-    /// Maps a table and checks magic, version, length, checksum and counts.
+    /// Maps a table and checks magic, version, length, the header's counts and checksum; a
+    /// block of values is checked (its checksum, and each code against the header's longest
+    /// distances) the first time it is read. A version-1 table (no block checksums) is
+    /// checked whole here: its checksum and its counts.
     ///
     /// # Safety
     ///
@@ -196,83 +193,109 @@ impl Table {
     /// a file truncated under it makes a read fault (SIGBUS). The bytes themselves are never
     /// trusted: every value read is checked or decoded, none is used as a pointer or length.
     pub unsafe fn open(path: &Path) -> Result<Table, TableError> {
-        let io_err = |e| TableError::Io(path.to_path_buf(), e);
-        let file = File::open(path).map_err(io_err)?;
-        // SAFETY: the caller promises the file is not modified in place while mapped.
-        let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
-        let header = Header::decode(path, &map)?;
-        let expected = (HEADER_SIZE as u64)
-            .checked_add(header.slots.saturating_mul(2))
-            .and_then(|n| n.checked_add(TRAILER_SIZE as u64));
-        if expected != Some(map.len() as u64) {
-            return Err(TableError::Corrupt(
-                path.to_path_buf(),
-                format!(
-                    "file is {} bytes but the header's {} slots need {}",
-                    map.len(),
-                    header.slots,
-                    expected.map_or("more".into(), |e| e.to_string())
-                ),
-            ));
+        // SAFETY: the caller's promise, passed on.
+        let (header, file) = unsafe {
+            Mapped::open(path, |b| {
+                let h = Header::decode(path, b)?;
+                check_header(path, &h)?;
+                let len = h.slots.checked_mul(2).ok_or_else(|| {
+                    TableError::Corrupt(path.to_path_buf(), "slot count out of range".into())
+                })?;
+                Ok((h, len))
+            })
+        }?;
+        let t = Table { header, file };
+        if t.file.version() == 1 {
+            t.recount()?;
         }
-        let body_end = map.len() - TRAILER_SIZE;
-        if &map[body_end + 8..] != END_MAGIC {
-            return Err(TableError::Corrupt(
-                path.to_path_buf(),
-                "bad end marker".into(),
-            ));
+        Ok(t)
+    }
+
+    /// Checks every block and the whole-file checksum, and recounts the values against the
+    /// header (what `verify` does, and the solver before it builds on a table).
+    pub fn verify(&self) -> Result<(), TableError> {
+        self.file.check_all(&|_, b| self.check_codes(b))?;
+        if self.file.version() == 2 {
+            self.recount()?;
         }
-        let stored = u64::from_le_bytes(map[body_end..body_end + 8].try_into().expect("8 bytes"));
-        // One pass over the file: the checksum of every byte and the counts of the values.
-        // Read-ahead helps the pass; probing afterwards jumps around.
-        let _ = map.advise(Advice::Sequential);
-        let mut sum = Checksum::new(body_end as u64);
-        sum.update(&map[..HEADER_SIZE]);
-        let mut recount = Header::from_values(header.game, &header.fingerprint, header.sector, &[]);
-        for chunk in map[HEADER_SIZE..body_end].chunks(1 << 20) {
-            sum.update(chunk);
-            recount.tally(
+        Ok(())
+    }
+
+    fn recount(&self) -> Result<(), TableError> {
+        let h = &self.header;
+        let empty = || Header::from_values(h.game, &h.fingerprint, h.sector, &[]);
+        // Blocks were checked already (version 1: at open; 2: by `verify`).
+        let body = self.file.body(&|_, b| self.check_codes(b))?;
+        let mut recount = crate::par::map_chunks(body, 1 << 20, |chunk| {
+            let mut part = empty();
+            part.tally(
                 chunk
                     .chunks_exact(2)
                     .map(|c| u16::from_le_bytes([c[0], c[1]])),
             );
-        }
-        recount.slots = header.slots;
-        if sum.finish() != stored {
+            part
+        })
+        .into_iter()
+        .fold(empty(), |mut a, p| {
+            a.wins += p.wins;
+            a.draws += p.draws;
+            a.losses += p.losses;
+            a.wasted += p.wasted;
+            a.longest_win = a.longest_win.max(p.longest_win);
+            a.longest_loss = a.longest_loss.max(p.longest_loss);
+            a
+        });
+        recount.slots = h.slots;
+        if recount != *h {
             return Err(TableError::Corrupt(
-                path.to_path_buf(),
-                "checksum mismatch".into(),
+                self.file.path().to_path_buf(),
+                "header counts do not match the stored values".into(),
             ));
         }
-        check_counts(path, &header, &recount)?;
-        let _ = map.advise(Advice::Random);
-        Ok(Table { header, map })
+        Ok(())
     }
 
-    /// The raw code of a slot.
-    #[inline]
-    pub fn code(&self, slot: u64) -> u16 {
-        let o = HEADER_SIZE + 2 * slot as usize;
-        let b: [u8; 2] = self.map[o..o + 2].try_into().expect("two bytes");
-        u16::from_le_bytes(b)
-    }
-
-    /// The raw code of a slot, or the wasted-slot code for a slot out of range.
-    #[inline]
-    pub fn code_or_wasted(&self, slot: u64) -> u16 {
-        if slot < self.header.slots {
-            self.code(slot)
-        } else {
-            WASTED
+    /// Checks the codes of a block: each one a draw, a wasted slot, or a win or loss no longer
+    /// than the header's longest.
+    fn check_codes(&self, bytes: &[u8]) -> Result<(), String> {
+        let (lw, ll) = (self.header.longest_win, self.header.longest_loss);
+        let mut bad = false;
+        for c in bytes.chunks_exact(2) {
+            let v = u16::from_le_bytes([c[0], c[1]]);
+            let d = v & MAX_DISTANCE;
+            bad |= match v >> 14 {
+                0 => v != 0,
+                1 => d > ll,
+                2 => d > lw,
+                _ => v != WASTED,
+            };
         }
+        if bad {
+            return Err("a value code is beyond what the header allows".into());
+        }
+        Ok(())
+    }
+
+    /// Blocks of values checked so far, of all.
+    pub fn blocks_checked(&self) -> (usize, usize) {
+        self.file.blocks_checked()
+    }
+
+    /// The raw code of a slot (the wasted-slot code for a slot out of range); an error when
+    /// the slot's block fails its check.
+    #[inline]
+    pub fn code(&self, slot: u64) -> Result<u16, TableError> {
+        if slot >= self.header.slots {
+            return Ok(WASTED);
+        }
+        let o = 2 * slot as usize;
+        let b = self.file.bytes(o..o + 2, &|_, b| self.check_codes(b))?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
     }
 
     /// The value of a slot (`None` for a wasted slot or a slot out of range).
     #[inline]
-    pub fn value(&self, slot: u64) -> Option<Value> {
-        if slot >= self.header.slots {
-            return None;
-        }
-        Value::decode(self.code(slot))
+    pub fn value(&self, slot: u64) -> Result<Option<Value>, TableError> {
+        Ok(Value::decode(self.code(slot)?))
     }
 }

@@ -1,5 +1,5 @@
 //! `verify`: every table file under a folder, opened and checked whole (header, length,
-//! checksum, value counts) and against where it lies.
+//! every block's checksum and the whole file's, value counts) and against where it lies.
 
 use crate::format::TableError;
 use crate::location::{check_placed, game_name, sector_file, OAQ_FILE};
@@ -116,6 +116,7 @@ pub fn verify_file(f: &Path) -> Result<String, VerifyError> {
         // SAFETY: the map lives only for this check; the tables' writers replace files by
         // rename, never in place (a user truncating a file mid-check is outside the contract).
         let t = unsafe { OaqTable::open(f) }?;
+        t.verify()?;
         check_placed(f, "oaq", &t.header.fingerprint, OAQ_FILE).map_err(misplaced)?;
         return Ok(format!(
             "Ô Ăn Quan, {} positions ({})",
@@ -125,6 +126,7 @@ pub fn verify_file(f: &Path) -> Result<String, VerifyError> {
     }
     // SAFETY: as above.
     let t = unsafe { Table::open(f) }?;
+    t.verify()?;
     let h = t.header;
     let game = game_name(h.game).ok_or_else(|| VerifyError {
         kind: VerifyKind::UnknownGame,

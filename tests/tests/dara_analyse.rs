@@ -230,8 +230,7 @@ fn analyse_answers_from_tables_and_marks_search_results() {
         bf: 0,
     });
     let mut bytes = std::fs::read(&path).unwrap();
-    let mid = bytes.len() / 2;
-    bytes[mid] ^= 0x40;
+    retro_tests::damage_every_block(&mut bytes, 0x40);
     std::fs::write(&path, &bytes).unwrap();
     let out = retro(
         &[

@@ -142,7 +142,7 @@ fn solver_agrees_with_the_naive_solver_on_every_position() {
         let idx = OaqIndex::new(&g);
         let mut differ = 0;
         for (p, v) in &expected {
-            if table.value(&g, &idx, p) != Some(*v as i16) {
+            if table.value(&g, &idx, p).unwrap() != Some(*v as i16) {
                 differ += 1;
             }
         }
@@ -157,7 +157,7 @@ fn solver_agrees_with_the_naive_solver_on_every_position() {
         assert!(compact.header.stored() < expected.len() as u64 * 3 / 4);
         let differ = expected
             .iter()
-            .filter(|&(p, v)| compact.value(&g, &idx, p) != Some(*v as i16))
+            .filter(|&(p, v)| compact.value(&g, &idx, p).unwrap() != Some(*v as i16))
             .count();
         assert_eq!(
             differ, 0,
@@ -281,13 +281,24 @@ fn solve_analyse_verify_end_to_end() {
         .path()
         .join("game.rtb");
     let good = std::fs::read(&table).unwrap();
-    let mut bad = good.clone();
-    bad[good.len() / 2] ^= 1;
-    std::fs::write(&table, &bad).unwrap();
-    let out = analyse_json(d, "seeds=1,0");
-    assert!(!out.status.success());
-    assert!(stderr(&out).contains("checksum"), "{}", stderr(&out));
-    assert!(!retro(&["verify", "--dir", d], None).status.success());
+    // A flipped byte where the start position's value lies (the last value: the start has the
+    // last canonical slot) is an error; one elsewhere is found by `verify`.
+    let h = OaqHeader::decode(std::path::Path::new("t"), &good).unwrap();
+    let dir_len = retro_tables::ranked_view::blocks_for(h.canonical_slots) as usize * 64;
+    let start_value = retro_tables::format::HEADER_SIZE + dir_len + h.stored() as usize - 1;
+    for (at, analyse_fails) in [(start_value, true), (600, false)] {
+        let mut bad = good.clone();
+        bad[at] ^= 1;
+        std::fs::write(&table, &bad).unwrap();
+        let out = analyse_json(d, "seeds=1,0");
+        assert_eq!(!out.status.success(), analyse_fails, "byte {at}");
+        if analyse_fails {
+            assert!(stderr(&out).contains("checksum"), "{}", stderr(&out));
+        }
+        let v = retro(&["verify", "--dir", d], None);
+        assert!(!v.status.success(), "byte {at}");
+        assert!(stdout(&v).contains("checksum"), "{}", stdout(&v));
+    }
     std::fs::write(&table, &good[..good.len() - 7]).unwrap();
     let out = analyse_json(d, "seeds=1,0");
     assert!(!out.status.success());
@@ -327,12 +338,15 @@ fn refuses_damage(
     width: usize,
     forged: &dyn Fn(&[u8]) -> Vec<u8>,
 ) -> usize {
-    use retro_tables::format::{checksum, HEADER_SIZE, TRAILER_SIZE};
+    use retro_tables::format::HEADER_SIZE;
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.rtb");
+    // Refused when opened, or by `verify` (which reads every block and recounts).
     let refused = |bytes: &[u8]| {
         std::fs::write(&bad, bytes).unwrap();
-        retro_tests::open_oaq_table(&bad).is_err()
+        retro_tests::open_oaq_table(&bad)
+            .and_then(|t| t.verify())
+            .is_err()
     };
     assert!(!refused(good), "the good table is refused");
     let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
@@ -366,11 +380,8 @@ fn refuses_damage(
     assert!(refused(&longer));
     // Forged header fields with a recomputed checksum: the counts, the length or the header
     // checks refuse them.
-    let body_end = good.len() - TRAILER_SIZE;
-    let resum = |b: &mut Vec<u8>| {
-        let sum = checksum(&b[..body_end]);
-        b[body_end..body_end + 8].copy_from_slice(&sum.to_le_bytes());
-    };
+    let body_len = retro_tests::body_len(good);
+    let resum = |b: &mut Vec<u8>| *b = retro_tests::reseal(b, body_len);
     for _ in 0..200 {
         let mut b = good.to_vec();
         let field = fields[(next() % fields.len() as u64) as usize];
@@ -403,7 +414,7 @@ fn refuses_damage(
 #[test]
 fn damaged_oaq_tables_are_refused() {
     use retro_solver::oaq::ranked_bits::{blocks_for, BLOCK_BYTES};
-    use retro_tables::format::{checksum, HEADER_SIZE, TRAILER_SIZE};
+    use retro_tables::format::HEADER_SIZE;
     use retro_tables::oaq_compact;
     let g = game("1,0");
     let solved = solve(&g, &()).unwrap();
@@ -413,7 +424,7 @@ fn damaged_oaq_tables_are_refused() {
     write(&path, &header, &solved.values).unwrap();
     let dense = std::fs::read(&path).unwrap();
     let fields = [8usize, 12, 20, 24, 32, 40, 48, 56, 64, 66, 68];
-    let values = HEADER_SIZE..dense.len() - TRAILER_SIZE;
+    let values = HEADER_SIZE..HEADER_SIZE + retro_tests::body_len(&dense);
     let to_unreachable = |v: &[u8]| {
         let v = i16::from_le_bytes([v[0], v[1]]);
         let w: i16 = if v == i16::MIN { 0 } else { i16::MIN };
@@ -431,18 +442,19 @@ fn damaged_oaq_tables_are_refused() {
     let out_of_range = |v: &[u8]| vec![if v[0] == 0x80 { 0 } else { 0x80 }];
     faults += refuses_damage(&compact, &fields, values, 1, &out_of_range);
     // A directory bit or count changed, with the checksum recomputed.
-    let body_end = compact.len() - TRAILER_SIZE;
+    let body_end = HEADER_SIZE + retro_tests::body_len(&compact);
     let mut next = xorshift(0x2545_F491_4F6C_DD1D);
     for _ in 0..100 {
         let mut b = compact.clone();
         let at = HEADER_SIZE + (next() % (dir_end - HEADER_SIZE) as u64) as usize;
         b[at] ^= 1 << (next() % 8);
-        let sum = checksum(&b[..body_end]);
-        b[body_end..body_end + 8].copy_from_slice(&sum.to_le_bytes());
+        let b = retro_tests::reseal(&b, body_end - HEADER_SIZE);
         let bad = dir.path().join("bad-dir.rtb");
         std::fs::write(&bad, &b).unwrap();
         assert!(
-            retro_tests::open_oaq_table(&bad).is_err(),
+            retro_tests::open_oaq_table(&bad)
+                .and_then(|t| t.verify())
+                .is_err(),
             "directory byte {at} changed and accepted"
         );
         faults += 1;

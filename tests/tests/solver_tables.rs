@@ -179,9 +179,10 @@ fn damaged_or_foreign_tables_are_errors_and_get_rebuilt() {
     let expected = db.value_folded(&probe).unwrap();
 
     let fresh = || Db::new(Mill::new(Profile::default()), dir.path());
-    // A flipped value byte: checksum mismatch.
+    // A flipped byte in the probed value's block: checksum mismatch.
+    let slot = db.table(k).unwrap().1.index(probe.own, probe.opp) as usize;
     let mut bad = good.clone();
-    bad[600] ^= 0x40;
+    bad[retro_tables::format::HEADER_SIZE + 2 * slot] ^= 0x40;
     std::fs::write(&path, &bad).unwrap();
     let e = fresh().value_folded(&probe).unwrap_err();
     assert!(e.to_string().contains("checksum"), "{e}");

@@ -10,18 +10,23 @@ use retro_solver::oaq::index::OaqIndex;
 use retro_solver::oaq::search::{search, Limits};
 use retro_solver::oaq::table::OaqProbe;
 use retro_solver::oaq::values::gain;
+use retro_tables::TableError;
 use serde_json::{json, Value};
 use std::time::Instant;
 
 /// The answer of a solved game's table, when it holds the position.
-fn table_json(g: &Oaq, table: &Solved, p: &Position) -> Option<Value> {
+fn table_json(g: &Oaq, table: &Solved, p: &Position) -> Result<Option<Value>, TableError> {
     let (t, idx) = table;
-    let v = t.value(g, idx, p)?;
+    let Some(v) = t.value(g, idx, p)? else {
+        return Ok(None);
+    };
     let mut list = Vec::new();
     g.moves(p, &mut list);
     let mut moves = Vec::new();
     for (m, turn) in &list {
-        let child = t.value(g, idx, &turn.position)?;
+        let Some(child) = t.value(g, idx, &turn.position)? else {
+            return Ok(None);
+        };
         moves.push((g.format_move(m), gain(turn) - child));
     }
     let top = moves.iter().map(|m| m.1).max();
@@ -42,37 +47,50 @@ fn table_json(g: &Oaq, table: &Solved, p: &Position) -> Option<Value> {
     if list.is_empty() {
         out["game_over"] = json!(true);
     }
-    Some(out)
+    Ok(Some(out))
 }
 
 /// One ply judged by the solved game's table: the value before it, the move's value (its gain
 /// minus the value left to the opponent), and the seeds it gave away.
-fn judge(g: &Oaq, table: Option<&Solved>, p: &Position, q: &Position) -> crate::referee::Judgement {
+fn judge(
+    g: &Oaq,
+    table: Option<&Solved>,
+    p: &Position,
+    q: &Position,
+) -> Result<crate::referee::Judgement, TableError> {
     let Some((t, idx)) = table else {
-        return (None, None, None);
+        return Ok((None, None, None));
     };
-    let before = t.value(g, idx, p);
+    let before = t.value(g, idx, p)?;
     let mut list = Vec::new();
     g.moves(p, &mut list);
-    let after = list
-        .iter()
-        .find(|(_, turn)| turn.position == *q)
-        .and_then(|(_, turn)| Some(gain(turn) - t.value(g, idx, q)?));
+    let after = match list.iter().find(|(_, turn)| turn.position == *q) {
+        Some((_, turn)) => t.value(g, idx, q)?.map(|v| gain(turn) - v),
+        None => None,
+    };
     let change = match (before, after) {
         (Some(b), Some(a)) if a < b => Some(format!("gives away {} seeds", b - a)),
         _ => None,
     };
-    (
+    Ok((
         before.map(|v| json!({"score": v})),
         after.map(|v| json!({"score": v})),
         change,
-    )
+    ))
 }
 
-/// The analysis of a position: from the solved game's table when it holds it, else a search.
-pub fn analysis_json(g: &Oaq, table: Option<&Solved>, p: &Position, limits: Limits) -> Value {
-    if let Some(out) = table.and_then(|t| table_json(g, t, p)) {
-        return out;
+/// The analysis of a position: from the solved game's table when it holds it, else a search
+/// (an error when the part of the table read is damaged).
+pub fn analysis_json(
+    g: &Oaq,
+    table: Option<&Solved>,
+    p: &Position,
+    limits: Limits,
+) -> Result<Value, TableError> {
+    if let Some(t) = table {
+        if let Some(out) = table_json(g, t, p)? {
+            return Ok(out);
+        }
     }
     let Some(r) = search(g, p, limits) else {
         let f = g
@@ -80,10 +98,10 @@ pub fn analysis_json(g: &Oaq, table: Option<&Solved>, p: &Position, limits: Limi
             .expect("no search result only when the game is over");
         let s = p.side.index();
         let net = (f.stores[s] - p.stores[s]) - (f.stores[1 - s] - p.stores[1 - s]);
-        return json!({
+        return Ok(json!({
             "fen": g.format_position(p), "score": net, "proven": true, "depth": 0,
             "best": [], "moves": [], "game_over": true,
-        });
+        }));
     };
     let best: Vec<String> = r
         .moves
@@ -96,7 +114,7 @@ pub fn analysis_json(g: &Oaq, table: Option<&Solved>, p: &Position, limits: Limi
         .iter()
         .map(|m| json!({"move": g.format_move(&m.mv), "score": m.score}))
         .collect();
-    json!({
+    Ok(json!({
         "fen": g.format_position(p),
         "score": r.score,
         "proven": r.proven,
@@ -105,7 +123,7 @@ pub fn analysis_json(g: &Oaq, table: Option<&Solved>, p: &Position, limits: Limi
         "best": best,
         "moves": moves,
         "nodes": r.nodes,
-    })
+    }))
 }
 
 /// `retro analyse oaq`: from the game's table when `retro solve oaq` built one for these rules,
@@ -120,7 +138,8 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
         .map(|t| (t, OaqIndex::new(&g)));
     if let Some(path) = batch {
         return output::batch(path, |i, line| match g.parse_position(line) {
-            Ok(p) => analysis_json(&g, table.as_ref(), &p, limits),
+            Ok(p) => analysis_json(&g, table.as_ref(), &p, limits)
+                .unwrap_or_else(|e| output::line_error(i, line, e)),
             Err(e) => output::line_error(i, line, e),
         });
     }
@@ -133,19 +152,21 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
         .map(|moves| crate::referee::play(&referee, p, moves))
         .transpose()?;
     let start = Instant::now();
-    let analyse = |p: &Position| Ok(analysis_json(&g, table.as_ref(), p, limits));
+    let analyse =
+        |p: &Position| analysis_json(&g, table.as_ref(), p, limits).map_err(CliError::other);
     let v = match &rec {
         Some(r) => {
             p = *r.last();
             let mut v = crate::referee::record_json(r, analyse)?;
             if annotate {
-                let judge =
-                    |a: &Position, b: &Position| Ok::<_, CliError>(judge(&g, table.as_ref(), a, b));
+                let judge = |a: &Position, b: &Position| {
+                    judge(&g, table.as_ref(), a, b).map_err(CliError::other)
+                };
                 v["annotations"] = json!(crate::referee::annotate(r, judge)?);
             }
             v
         }
-        None => analysis_json(&g, table.as_ref(), &p, limits),
+        None => analysis_json(&g, table.as_ref(), &p, limits).map_err(CliError::other)?,
     };
     if as_json {
         println!("{v}");

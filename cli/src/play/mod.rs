@@ -116,12 +116,8 @@ pub fn oaq(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
         .map_err(CliError::other)?
         .map(|t| (t, OaqIndex::new(g)));
     let advise = |p: &retro_engine::oaq::Position| {
-        Ok(crate::analyse::oaq::analysis_json(
-            g,
-            table.as_ref(),
-            p,
-            opts.limits,
-        ))
+        crate::analyse::oaq::analysis_json(g, table.as_ref(), p, opts.limits)
+            .map_err(CliError::other)
     };
     play(&referee, start, &seats, opts.as_json, &advise)
 }

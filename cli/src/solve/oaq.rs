@@ -93,7 +93,13 @@ pub fn solve(rules: &RuleArgs, dir: &Path, opts: &SolveOpts) -> Result<(), CliEr
     let start_time = Instant::now();
     // A table that verifies is kept; a damaged or stale one is rebuilt, and the user told why
     // (even under --quiet).
-    let kept = match open_table(&g, dir) {
+    let verified = open_table(&g, dir).and_then(|t| {
+        if let Some(t) = &t {
+            t.verify()?;
+        }
+        Ok(t)
+    });
+    let kept = match verified {
         Ok(t) => t,
         // A table that cannot be read at all is not rebuilt over: the user must look.
         Err(e @ TableError::Io(..)) => return Err(CliError::other(e)),
@@ -105,9 +111,12 @@ pub fn solve(rules: &RuleArgs, dir: &Path, opts: &SolveOpts) -> Result<(), CliEr
     let mut converted = None;
     let (header, start_value, stats, reused) = match kept {
         Some(t) => {
-            let start = t.value(&g, &OaqIndex::new(&g), &g.start()).ok_or_else(|| {
-                CliError::other(format!("{}: the start position is missing", path.display()))
-            })?;
+            let start = t
+                .value(&g, &OaqIndex::new(&g), &g.start())
+                .map_err(CliError::other)?
+                .ok_or_else(|| {
+                    CliError::other(format!("{}: the start position is missing", path.display()))
+                })?;
             let mut header = t.header.clone();
             if header.encoding == ENCODING_OAQ_I16 {
                 // A dense table of an earlier version: rewritten compact, atomically.

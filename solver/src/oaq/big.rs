@@ -542,7 +542,11 @@ mod tests {
                     mirrored += (m != UNREACHABLE) as u64;
                     (m != UNREACHABLE && !p.first).then_some(m)
                 };
-                assert_eq!(t.value(&g, idx, &p), expected, "{setting}: slot {d}");
+                assert_eq!(
+                    t.value(&g, idx, &p).unwrap(),
+                    expected,
+                    "{setting}: slot {d}"
+                );
             }
             eprintln!("{setting}: {mirrored} unreachable positions answered as their mirror");
         }

@@ -95,7 +95,7 @@ pub fn from_dense(g: &Oaq, dense: &OaqTable, path: &Path) -> Result<OaqHeader, T
         ));
     }
     let size = canon.size();
-    let parts: Vec<(Vec<u64>, Vec<i8>)> = (0..size.div_ceil(CONVERT_SLOTS))
+    let parts = (0..size.div_ceil(CONVERT_SLOTS))
         .into_par_iter()
         .map(|k| {
             let (lo, hi) = (k * CONVERT_SLOTS, ((k + 1) * CONVERT_SLOTS).min(size));
@@ -103,11 +103,11 @@ pub fn from_dense(g: &Oaq, dense: &OaqTable, path: &Path) -> Result<OaqHeader, T
             let mut values = Vec::new();
             for c in lo..hi {
                 let d = canon.south_dense(c);
-                let mut code = dense.code(d).unwrap_or(UNREACHABLE);
+                let mut code = dense.code(d)?.unwrap_or(UNREACHABLE);
                 if code == UNREACHABLE && c != size - 1 {
                     let p = canon.idx.unrank(g, d).expect("a canonical slot");
                     code = dense
-                        .code(canon.idx.rank(&mirror(&p)))
+                        .code(canon.idx.rank(&mirror(&p)))?
                         .unwrap_or(UNREACHABLE);
                 }
                 if code != UNREACHABLE {
@@ -116,9 +116,9 @@ pub fn from_dense(g: &Oaq, dense: &OaqTable, path: &Path) -> Result<OaqHeader, T
                     values.push(code as i8);
                 }
             }
-            (words, values)
+            Ok((words, values))
         })
-        .collect();
+        .collect::<Result<Vec<(Vec<u64>, Vec<i8>)>, TableError>>()?;
     let mut words = Vec::with_capacity(size.div_ceil(64) as usize);
     let mut values = Vec::new();
     for (w, v) in parts {

@@ -203,7 +203,7 @@ impl<R: SectorRules> Db<R> {
         let k = f.key();
         let t = self.table(k)?;
         let slot = t.1.index(f.own, f.opp);
-        t.0.value(slot).ok_or_else(|| {
+        t.0.value(slot)?.ok_or_else(|| {
             TableError::Corrupt(self.path(k), format!("slot {slot} holds no value")).into()
         })
     }

@@ -553,7 +553,7 @@ fn evaluate<R: SectorRules>(
             Target::Dep(i) => {
                 let t = &deps[i].1;
                 let slot = t.1.index_in(&ctx.class, c.opp);
-                let code = t.0.code_or_wasted(slot);
+                let code = t.0.code(slot)?;
                 if code == WASTED {
                     return Err(ProbeError::NoValue {
                         sector: c.key(),

@@ -160,15 +160,21 @@ pub fn solve<R: SectorRules>(
     for (i, unit) in units.iter().enumerate() {
         let existing = unit
             .iter()
-            .map(|&k| match db.open_checked(k) {
-                Ok(t) => Ok(Some(t.header)),
-                Err(ProbeError::Missing { .. }) => Ok(None),
-                Err(ProbeError::Table(e)) if matches!(*e, TableError::Io(..)) => {
-                    Err(SolveError::Probe(ProbeError::Table(e)))
-                }
-                Err(e) => {
-                    observer.rebuilding(&e);
-                    Ok(None)
+            .map(|&k| {
+                match db.open_checked(k).and_then(|t| {
+                    // Kept only if it verifies whole (every block, the counts).
+                    t.verify()?;
+                    Ok(t)
+                }) {
+                    Ok(t) => Ok(Some(t.header)),
+                    Err(ProbeError::Missing { .. }) => Ok(None),
+                    Err(ProbeError::Table(e)) if matches!(*e, TableError::Io(..)) => {
+                        Err(SolveError::Probe(ProbeError::Table(e)))
+                    }
+                    Err(e) => {
+                        observer.rebuilding(&e);
+                        Ok(None)
+                    }
                 }
             })
             .collect::<Result<Vec<Option<Header>>, SolveError>>()?;
