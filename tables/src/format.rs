@@ -31,6 +31,10 @@ pub const GAME_DARA: u32 = 2;
 pub const GAME_OAQ: u32 = 3;
 /// Value encoding id: `u16` codes of [`crate::value`].
 pub const ENCODING_U16: u32 = 1;
+/// Value encoding id of a compressed table's win/draw/loss file (`.rtbw`).
+pub const ENCODING_WDL: u32 = 4;
+/// Value encoding id of a compressed table's distance file (`.rtbd`).
+pub const ENCODING_DTM: u32 = 5;
 pub const FINGERPRINT_OFFSET: usize = 128;
 pub const FINGERPRINT_MAX: usize = HEADER_SIZE - FINGERPRINT_OFFSET;
 

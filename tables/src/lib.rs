@@ -23,6 +23,8 @@
 //! # Ok(()) }
 //! ```
 
+pub mod block_file;
+pub mod compressed_table;
 pub mod format;
 pub mod location;
 pub mod lock;
@@ -30,6 +32,7 @@ pub mod mapped;
 pub mod oaq_compact;
 pub mod oaq_header;
 pub mod oaq_table;
+pub mod packed;
 pub mod par;
 pub mod ranked_view;
 pub mod sector_key;

@@ -77,7 +77,12 @@ impl Header {
     }
 
     fn encode(&self) -> [u8; HEADER_SIZE] {
-        let mut b = header_frame(self.game, ENCODING_U16, &self.fingerprint);
+        self.encode_as(ENCODING_U16)
+    }
+
+    /// The header's bytes under a value encoding (compressed tables share the fields).
+    pub(crate) fn encode_as(&self, encoding: u32) -> [u8; HEADER_SIZE] {
+        let mut b = header_frame(self.game, encoding, &self.fingerprint);
         b[16..20].copy_from_slice(&[self.sector.w, self.sector.b, self.sector.wf, self.sector.bf]);
         b[24..32].copy_from_slice(&self.slots.to_le_bytes());
         b[32..40].copy_from_slice(&self.wins.to_le_bytes());
@@ -90,7 +95,12 @@ impl Header {
     }
 
     fn decode(path: &Path, b: &[u8]) -> Result<Header, TableError> {
-        let fingerprint = read_frame(path, b, None, ENCODING_U16)?;
+        Header::decode_as(path, b, ENCODING_U16)
+    }
+
+    /// Reads a header written under a value encoding.
+    pub(crate) fn decode_as(path: &Path, b: &[u8], encoding: u32) -> Result<Header, TableError> {
+        let fingerprint = read_frame(path, b, None, encoding)?;
         let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().expect("4 bytes"));
         let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"));
         let u16_at = |o: usize| u16::from_le_bytes(b[o..o + 2].try_into().expect("2 bytes"));
@@ -146,7 +156,7 @@ pub fn write(path: &Path, header: &Header, values: &[u16]) -> Result<(), TableEr
 
 /// Checks what a header says on its own: the counts add up, the longest distances can be
 /// stored.
-fn check_header(path: &Path, h: &Header) -> Result<(), TableError> {
+pub(crate) fn check_header(path: &Path, h: &Header) -> Result<(), TableError> {
     let total = h
         .wins
         .checked_add(h.draws)

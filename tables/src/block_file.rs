@@ -1,0 +1,239 @@
+//! Block files: the container of compressed tables. A header, then a body of an optional
+//! compression dictionary, an index of block offsets and the blocks, each compressed on its
+//! own (zstd), so that any block can be read alone; the version-2 trailer (a checksum per
+//! 16 KiB of body, checked when first read) as every table has. `databases/README.md` gives
+//! the byte layout.
+
+use crate::format::{TableError, HEADER_SIZE};
+use crate::mapped::Mapped;
+use std::cell::RefCell;
+use std::path::Path;
+
+/// Coder id of zstd blocks.
+pub const CODER_ZSTD: u32 = 1;
+
+/// The layout fields of a block file's header (bytes 72 to 112).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Slots a block covers (a power of two; the last block may cover fewer).
+    pub block_slots: u32,
+    /// The block coder.
+    pub coder: u32,
+    /// Number of blocks.
+    pub blocks: u64,
+    /// Bytes of the dictionary (0: none).
+    pub dict_len: u64,
+    /// Bytes of compressed blocks.
+    pub data_len: u64,
+}
+
+impl Layout {
+    /// Reads the layout fields of a header.
+    pub fn decode(b: &[u8]) -> Layout {
+        let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().expect("4 bytes"));
+        let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"));
+        Layout {
+            block_slots: u32_at(72),
+            coder: u32_at(76),
+            blocks: u64_at(80),
+            dict_len: u64_at(88),
+            data_len: u64_at(96),
+        }
+    }
+
+    /// Writes the layout fields into a header.
+    pub fn encode(&self, b: &mut [u8; HEADER_SIZE]) {
+        b[72..76].copy_from_slice(&self.block_slots.to_le_bytes());
+        b[76..80].copy_from_slice(&self.coder.to_le_bytes());
+        b[80..88].copy_from_slice(&self.blocks.to_le_bytes());
+        b[88..96].copy_from_slice(&self.dict_len.to_le_bytes());
+        b[96..104].copy_from_slice(&self.data_len.to_le_bytes());
+    }
+
+    /// Bytes of the body (`None` if they overflow).
+    pub fn body_len(&self) -> Option<u64> {
+        self.blocks
+            .checked_add(1)?
+            .checked_mul(8)?
+            .checked_add(self.dict_len)?
+            .checked_add(self.data_len)
+    }
+
+    /// Checks the fields against the slots the table has and the largest block a block may
+    /// decode to (`max_block_bytes`).
+    pub fn check(&self, slots: u64) -> Result<(), String> {
+        if self.coder != CODER_ZSTD {
+            return Err(format!("unknown block coder {}", self.coder));
+        }
+        if !self.block_slots.is_power_of_two() || self.block_slots > 1 << 20 {
+            return Err(format!("block size {} slots", self.block_slots));
+        }
+        if self.blocks != slots.div_ceil(self.block_slots as u64) {
+            return Err(format!(
+                "{} blocks of {} slots for {slots} slots",
+                self.blocks, self.block_slots
+            ));
+        }
+        if self.body_len().is_none() {
+            return Err("block layout out of range".into());
+        }
+        Ok(())
+    }
+}
+
+/// An open block file: its mapped body, index and dictionary.
+pub struct BlockFile {
+    file: Mapped,
+    layout: Layout,
+    dict: Option<zstd_safe::DDict<'static>>,
+    /// Largest size a block may decode to.
+    max_block: usize,
+}
+
+thread_local! {
+    /// One decompression context per thread (a context is not shared between threads).
+    static DCTX: RefCell<Option<zstd_safe::DCtx<'static>>> = const { RefCell::new(None) };
+}
+
+impl BlockFile {
+    /// Wraps a mapped block file whose header was read into `layout` (checked); `max_block` is
+    /// the most bytes a block may decode to.
+    pub fn new(file: Mapped, layout: Layout, max_block: usize) -> Result<BlockFile, TableError> {
+        let dict = if layout.dict_len > 0 {
+            let bytes = file.bytes(0..layout.dict_len as usize, &|_, _| Ok(()))?;
+            Some(zstd_safe::DDict::create(bytes))
+        } else {
+            None
+        };
+        Ok(BlockFile {
+            file,
+            layout,
+            dict,
+            max_block,
+        })
+    }
+
+    /// The mapped file.
+    pub fn mapped(&self) -> &Mapped {
+        &self.file
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    fn corrupt(&self, m: String) -> TableError {
+        TableError::Corrupt(self.file.path().to_path_buf(), m)
+    }
+
+    /// The compressed bytes of block `b` (checked against their block checksums).
+    fn block_bytes(&self, b: u64) -> Result<&[u8], TableError> {
+        let l = &self.layout;
+        if b >= l.blocks {
+            return Err(self.corrupt(format!("block {b} of {}", l.blocks)));
+        }
+        let at = l.dict_len as usize + 8 * b as usize;
+        let ix = self.file.bytes(at..at + 16, &|_, _| Ok(()))?;
+        let start = u64::from_le_bytes(ix[..8].try_into().expect("8 bytes"));
+        let end = u64::from_le_bytes(ix[8..].try_into().expect("8 bytes"));
+        if start > end || end > l.data_len {
+            return Err(self.corrupt(format!("block {b}: index entries out of order")));
+        }
+        let data = l.dict_len as usize + 8 * (l.blocks as usize + 1);
+        self.file
+            .bytes(data + start as usize..data + end as usize, &|_, _| Ok(()))
+    }
+
+    /// Decodes block `b` and hands its bytes to `f`.
+    pub fn with_block<R>(
+        &self,
+        b: u64,
+        f: impl FnOnce(&[u8]) -> Result<R, TableError>,
+    ) -> Result<R, TableError> {
+        let src = self.block_bytes(b)?;
+        thread_local! {
+            static BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+        }
+        let n = DCTX.with(|c| {
+            BUF.with(|buf| {
+                let mut ctx = c.borrow_mut();
+                let ctx = ctx.get_or_insert_with(zstd_safe::DCtx::create);
+                let mut buf = buf.borrow_mut();
+                buf.clear();
+                buf.reserve(self.max_block);
+                let r = match &self.dict {
+                    Some(d) => ctx.decompress_using_ddict(&mut *buf, src, d),
+                    None => ctx.decompress(&mut *buf, src),
+                };
+                r.map_err(|code| {
+                    format!(
+                        "block {b} does not decode: {}",
+                        zstd_safe::get_error_name(code)
+                    )
+                })
+            })
+        });
+        let n = n.map_err(|m| self.corrupt(m))?;
+        BUF.with(|buf| {
+            let buf = buf.borrow();
+            debug_assert_eq!(buf.len(), n);
+            f(&buf[..n])
+        })
+    }
+}
+
+/// Compresses blocks into a block file's body: the dictionary, the index, the blocks.
+pub fn build_body(blocks: &[Vec<u8>], dict: &[u8], level: i32) -> Result<(Vec<u8>, u64), String> {
+    let mut cctx = zstd_safe::CCtx::create();
+    cctx.set_parameter(zstd_safe::CParameter::CompressionLevel(level))
+        .map_err(|c| zstd_safe::get_error_name(c).to_string())?;
+    if !dict.is_empty() {
+        cctx.load_dictionary(dict)
+            .map_err(|c| zstd_safe::get_error_name(c).to_string())?;
+    }
+    // Each block's frame: no checksum (the file's block checksums cover it), no content size.
+    cctx.set_parameter(zstd_safe::CParameter::ChecksumFlag(false))
+        .map_err(|c| zstd_safe::get_error_name(c).to_string())?;
+    let mut index = Vec::with_capacity(8 * (blocks.len() + 1));
+    let mut data = Vec::new();
+    let mut out = Vec::new();
+    index.extend_from_slice(&0u64.to_le_bytes());
+    for b in blocks {
+        out.clear();
+        out.reserve(zstd_safe::compress_bound(b.len()));
+        cctx.compress2(&mut out, b)
+            .map_err(|c| zstd_safe::get_error_name(c).to_string())?;
+        data.extend_from_slice(&out);
+        index.extend_from_slice(&(data.len() as u64).to_le_bytes());
+    }
+    let data_len = data.len() as u64;
+    let mut body = dict.to_vec();
+    body.extend_from_slice(&index);
+    body.extend_from_slice(&data);
+    Ok((body, data_len))
+}
+
+/// Opens a block file's mapping: `decode` reads the header into the caller's type and layout.
+///
+/// # Safety
+///
+/// As [`crate::Table::open`]: nothing may modify or truncate the file in place while it lives.
+pub unsafe fn open_mapped<H>(
+    path: &Path,
+    decode: impl FnOnce(&[u8]) -> Result<(H, Layout), TableError>,
+) -> Result<(H, Layout, Mapped), TableError> {
+    let mut layout = None;
+    // SAFETY: the caller's promise, passed on.
+    let (h, m) = unsafe {
+        Mapped::open(path, |b| {
+            let (h, l) = decode(b)?;
+            let len = l.body_len().ok_or_else(|| {
+                TableError::Corrupt(path.to_path_buf(), "block layout out of range".into())
+            })?;
+            layout = Some(l);
+            Ok((h, len))
+        })
+    }?;
+    Ok((h, layout.expect("set by decode"), m))
+}

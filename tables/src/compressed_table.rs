@@ -1,0 +1,503 @@
+//! Compressed sector tables: a win/draw/loss file (`.rtbw`) a user can keep alone, and a
+//! distance file (`.rtbd`) beside it, both block files ([`crate::block_file`]). Block `i` of
+//! the win/draw/loss file holds slots `S i .. S (i + 1)` packed 2 bits a slot; the distance
+//! file's blocks cover slot ranges of their own size (a divisor of `S`) and hold the distances
+//! of the range's decided slots, in slot order ([`crate::packed`]). Wasted slots are "don't
+//! care": they repeat the symbol (and distance) before them.
+
+use crate::block_file::{build_body, open_mapped, BlockFile, Layout, CODER_ZSTD};
+use crate::format::{write_atomic, TableError, ENCODING_DTM, ENCODING_WDL, HEADER_SIZE};
+use crate::packed::{
+    decided_before, distance_at, distances, pack, put_distance, symbols, unpack_at, SYM_DRAW,
+    SYM_LOSS, SYM_WIN,
+};
+use crate::sector_table::{check_header, Header, Table};
+use crate::value::{Value, MAX_DISTANCE};
+use std::path::Path;
+
+/// How to compress a table.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    /// Slots a win/draw/loss block covers.
+    pub wdl_block: u32,
+    /// Slots a distance block covers (divides `wdl_block`).
+    pub dtm_block: u32,
+    /// zstd level.
+    pub level: i32,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            wdl_block: 1 << 14,
+            dtm_block: 1 << 12,
+            level: 19,
+        }
+    }
+}
+
+/// Decoded symbol counts: wins and losses among all slots, wasted ones included as they
+/// decode (bytes 104 and 112 of both headers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Decoded {
+    wins: u64,
+    losses: u64,
+}
+
+fn put_decoded(b: &mut [u8; HEADER_SIZE], d: Decoded) {
+    b[104..112].copy_from_slice(&d.wins.to_le_bytes());
+    b[112..120].copy_from_slice(&d.losses.to_le_bytes());
+}
+
+fn get_decoded(b: &[u8]) -> Decoded {
+    let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"));
+    Decoded {
+        wins: u64_at(104),
+        losses: u64_at(112),
+    }
+}
+
+/// Compresses a raw table into a win/draw/loss file and, given `dtm`, a distance file (each
+/// written atomically).
+pub fn compress(raw: &Table, wdl: &Path, dtm: Option<&Path>, p: Params) -> Result<(), TableError> {
+    let h = &raw.header;
+    let bad = |m: &str| TableError::Mismatch(wdl.to_path_buf(), m.to_string());
+    if !p.wdl_block.is_power_of_two() || !p.dtm_block.is_power_of_two() || p.dtm_block > p.wdl_block
+    {
+        return Err(bad(
+            "block sizes must be powers of two, the distance block the smaller",
+        ));
+    }
+    let n = h.slots as usize;
+    let codes: Vec<u16> = (0..h.slots)
+        .map(|s| raw.code(s))
+        .collect::<Result<_, _>>()?;
+    let syms = symbols(&codes, SYM_DRAW);
+    let decoded = Decoded {
+        wins: syms.iter().filter(|&&s| s == SYM_WIN).count() as u64,
+        losses: syms.iter().filter(|&&s| s == SYM_LOSS).count() as u64,
+    };
+    let wdl_blocks: Vec<Vec<u8>> = syms.chunks(p.wdl_block as usize).map(pack).collect();
+    write_block_file(
+        wdl,
+        h,
+        ENCODING_WDL,
+        decoded,
+        p.wdl_block,
+        &wdl_blocks,
+        p.level,
+    )?;
+    if let Some(dtm) = dtm {
+        // A wasted slot decodes as the symbol before it: give it the distance before it too.
+        let mut last = 0u16;
+        let blocks: Vec<Vec<u8>> = (0..n)
+            .step_by(p.dtm_block as usize)
+            .map(|start| {
+                let end = (start + p.dtm_block as usize).min(n);
+                let mut out = Vec::new();
+                for s in start..end {
+                    if syms[s] == SYM_DRAW {
+                        continue;
+                    }
+                    if codes[s] >> 14 != 3 {
+                        last = (codes[s] & MAX_DISTANCE) >> 1;
+                    }
+                    put_distance(&mut out, last);
+                }
+                out
+            })
+            .collect();
+        write_block_file(dtm, h, ENCODING_DTM, decoded, p.dtm_block, &blocks, p.level)?;
+    }
+    Ok(())
+}
+
+fn write_block_file(
+    path: &Path,
+    h: &Header,
+    encoding: u32,
+    decoded: Decoded,
+    block_slots: u32,
+    blocks: &[Vec<u8>],
+    level: i32,
+) -> Result<(), TableError> {
+    let (body, data_len) =
+        crate::par::map_items(&blocks.chunks(256).collect::<Vec<_>>(), |group| {
+            build_body(group, &[], level)
+        })
+        .into_iter()
+        .collect::<Result<Vec<_>, String>>()
+        .map(|parts| join_bodies(parts, blocks.len()))
+        .map_err(|m| TableError::Io(path.to_path_buf(), std::io::Error::other(m)))?;
+    let layout = Layout {
+        block_slots,
+        coder: CODER_ZSTD,
+        blocks: blocks.len() as u64,
+        dict_len: 0,
+        data_len,
+    };
+    let mut head = h.encode_as(encoding);
+    layout.encode(&mut head);
+    put_decoded(&mut head, decoded);
+    write_atomic(path, &head, body.len() as u64, |w| w.put(&body))
+}
+
+/// Joins bodies built for consecutive groups of blocks (each an index and data, no dictionary)
+/// into one: one index with offsets running on, then all data.
+fn join_bodies(parts: Vec<(Vec<u8>, u64)>, blocks: usize) -> (Vec<u8>, u64) {
+    let mut index = Vec::with_capacity(8 * (blocks + 1));
+    let mut data = Vec::new();
+    index.extend_from_slice(&0u64.to_le_bytes());
+    for (body, len) in parts {
+        let k = (body.len() - len as usize) / 8 - 1; // blocks in this part
+        let base = data.len() as u64;
+        for j in 1..=k {
+            let o = u64::from_le_bytes(body[8 * j..8 * j + 8].try_into().expect("8 bytes"));
+            index.extend_from_slice(&(base + o).to_le_bytes());
+        }
+        data.extend_from_slice(&body[8 * (k + 1)..]);
+    }
+    let len = data.len() as u64;
+    index.extend_from_slice(&data);
+    (index, len)
+}
+
+/// An open compressed table: the header, the win/draw/loss file and perhaps the distances.
+pub struct CompressedTable {
+    /// The header (of the raw table it was made from).
+    pub header: Header,
+    decoded: Decoded,
+    wdl: BlockFile,
+    dtm: Option<BlockFile>,
+}
+
+/// Opens one block file of a compressed table.
+///
+/// # Safety
+///
+/// As [`Table::open`].
+unsafe fn open_part(
+    path: &Path,
+    encoding: u32,
+) -> Result<(Header, Decoded, Layout, crate::mapped::Mapped), TableError> {
+    let corrupt = |m: String| TableError::Corrupt(path.to_path_buf(), m);
+    let mut decoded = None;
+    // SAFETY: the caller's promise, passed on.
+    let (h, layout, m) = unsafe {
+        open_mapped(path, |b| {
+            let h = Header::decode_as(path, b, encoding)?;
+            check_header(path, &h)?;
+            let l = Layout::decode(b);
+            l.check(h.slots).map_err(corrupt)?;
+            let d = get_decoded(b);
+            let positions = h.wins + h.losses;
+            if d.wins
+                .checked_add(d.losses)
+                .is_none_or(|t| t > h.slots || t < positions)
+            {
+                return Err(corrupt("decoded counts out of range".into()));
+            }
+            decoded = Some(d);
+            Ok((h, l))
+        })
+    }?;
+    Ok((h, decoded.expect("set by decode"), layout, m))
+}
+
+impl CompressedTable {
+    /// Opens a win/draw/loss file and, given, its distance file (which must describe the same
+    /// table). Checks headers and layouts; blocks are checked when first read.
+    ///
+    /// # Safety
+    ///
+    /// As [`Table::open`]: nothing may modify or truncate the files in place while the table
+    /// lives.
+    pub unsafe fn open(wdl: &Path, dtm: Option<&Path>) -> Result<CompressedTable, TableError> {
+        // SAFETY: the caller's promise, passed on.
+        let (header, decoded, layout, m) = unsafe { open_part(wdl, ENCODING_WDL) }?;
+        let wdl_file = BlockFile::new(m, layout, (layout.block_slots as usize).div_ceil(4))?;
+        let dtm = match dtm {
+            None => None,
+            Some(p) => {
+                // SAFETY: as above.
+                let (h, d, l, m) = unsafe { open_part(p, ENCODING_DTM) }?;
+                if h != header || d != decoded {
+                    return Err(TableError::Mismatch(
+                        p.to_path_buf(),
+                        format!("distances of another table than {}", wdl.display()),
+                    ));
+                }
+                if l.block_slots > layout.block_slots {
+                    return Err(TableError::Corrupt(
+                        p.to_path_buf(),
+                        "distance blocks larger than the win/draw/loss blocks".into(),
+                    ));
+                }
+                Some(BlockFile::new(m, l, 3 * l.block_slots as usize)?)
+            }
+        };
+        Ok(CompressedTable {
+            header,
+            decoded,
+            wdl: wdl_file,
+            dtm,
+        })
+    }
+
+    /// Whether distances are available.
+    pub fn has_distances(&self) -> bool {
+        self.dtm.is_some()
+    }
+
+    /// The win/draw/loss symbol of a slot ([`SYM_DRAW`], [`SYM_LOSS`], [`SYM_WIN`]; a wasted
+    /// slot gives one of them), `None` out of range.
+    pub fn symbol(&self, slot: u64) -> Result<Option<u8>, TableError> {
+        if slot >= self.header.slots {
+            return Ok(None);
+        }
+        let s = self.wdl.layout().block_slots as u64;
+        let (b, i) = (slot / s, (slot % s) as usize);
+        self.wdl.with_block(b, |packed| {
+            if packed.len() != self.wdl_block_bytes(b) {
+                return Err(
+                    self.corrupt_wdl(format!("block {b} decodes to {} bytes", packed.len()))
+                );
+            }
+            match unpack_at(packed, i) {
+                3 => Err(self.corrupt_wdl(format!("block {b}: symbol 3"))),
+                x => Ok(Some(x)),
+            }
+        })
+    }
+
+    fn corrupt_wdl(&self, m: String) -> TableError {
+        TableError::Corrupt(self.wdl.mapped().path().to_path_buf(), m)
+    }
+
+    fn wdl_block_bytes(&self, b: u64) -> usize {
+        let s = self.wdl.layout().block_slots as u64;
+        ((self.header.slots - b * s).min(s) as usize).div_ceil(4)
+    }
+
+    /// The value of a slot with its distance (`None` out of range; a wasted slot gives some
+    /// value). An error when the table has no distances or a block fails its checks.
+    pub fn value(&self, slot: u64) -> Result<Option<Value>, TableError> {
+        let Some(dtm) = &self.dtm else {
+            return Err(TableError::Mismatch(
+                self.wdl.mapped().path().to_path_buf(),
+                "a win/draw/loss table without distances".into(),
+            ));
+        };
+        if slot >= self.header.slots {
+            return Ok(None);
+        }
+        let s = self.wdl.layout().block_slots as u64;
+        let ds = dtm.layout().block_slots as u64;
+        let (b, i) = (slot / s, (slot % s) as usize);
+        let (sym, rank) = self.wdl.with_block(b, |packed| {
+            if packed.len() != self.wdl_block_bytes(b) {
+                return Err(
+                    self.corrupt_wdl(format!("block {b} decodes to {} bytes", packed.len()))
+                );
+            }
+            let sym = unpack_at(packed, i);
+            let first = i - i % ds as usize;
+            Ok((
+                sym,
+                decided_before(packed, i) - decided_before(packed, first),
+            ))
+        })?;
+        let half = match sym {
+            SYM_DRAW => return Ok(Some(Value::Draw)),
+            3 => return Err(self.corrupt_wdl(format!("block {b}: symbol 3"))),
+            _ => dtm.with_block(slot / ds, |bytes| {
+                distance_at(bytes, rank).ok_or_else(|| {
+                    TableError::Corrupt(
+                        dtm.mapped().path().to_path_buf(),
+                        format!("block {} has too few distances", slot / ds),
+                    )
+                })
+            })?,
+        };
+        let (d, longest) = if sym == SYM_WIN {
+            (2 * half as u32 + 1, self.header.longest_win)
+        } else {
+            (2 * half as u32, self.header.longest_loss)
+        };
+        if d > longest as u32 {
+            return Err(TableError::Corrupt(
+                dtm.mapped().path().to_path_buf(),
+                format!("slot {slot}: a distance of {d} plies, beyond the header's {longest}"),
+            ));
+        }
+        let d = d as u16;
+        Ok(Some(if sym == SYM_WIN {
+            Value::Win(d)
+        } else {
+            Value::Loss(d)
+        }))
+    }
+
+    /// Checks both files whole: every block's checksum, every block decodes to what its slots
+    /// need, the decoded counts, and every distance within the header's longest (which the
+    /// longest found must equal).
+    pub fn verify(&self) -> Result<(), TableError> {
+        self.wdl.mapped().check_all(&|_, _| Ok(()))?;
+        if let Some(dtm) = &self.dtm {
+            dtm.mapped().check_all(&|_, _| Ok(()))?;
+        }
+        let s = self.wdl.layout().block_slots as u64;
+        let (mut wins, mut losses) = (0u64, 0u64);
+        let (mut lw, mut ll) = (0u16, 0u16);
+        for b in 0..self.wdl.layout().blocks {
+            let packed = self.wdl.with_block(b, |p| Ok(p.to_vec()))?;
+            if packed.len() != self.wdl_block_bytes(b) {
+                return Err(
+                    self.corrupt_wdl(format!("block {b} decodes to {} bytes", packed.len()))
+                );
+            }
+            let n = (self.header.slots - b * s).min(s) as usize;
+            let syms: Vec<u8> = (0..n).map(|j| unpack_at(&packed, j)).collect();
+            if syms.contains(&3) {
+                return Err(self.corrupt_wdl(format!("block {b}: symbol 3")));
+            }
+            wins += syms.iter().filter(|&&x| x == SYM_WIN).count() as u64;
+            losses += syms.iter().filter(|&&x| x == SYM_LOSS).count() as u64;
+            let Some(dtm) = &self.dtm else {
+                continue;
+            };
+            let corrupt = |m: String| TableError::Corrupt(dtm.mapped().path().to_path_buf(), m);
+            let ds = dtm.layout().block_slots as usize;
+            for (k, part) in syms.chunks(ds).enumerate() {
+                let db = b * (s / ds as u64) + k as u64;
+                let list = dtm.with_block(db, |bytes| {
+                    distances(bytes)
+                        .ok_or_else(|| corrupt(format!("block {db}: a distance cut short")))
+                })?;
+                let decided: Vec<u8> = part.iter().copied().filter(|&x| x != SYM_DRAW).collect();
+                if list.len() != decided.len() {
+                    return Err(corrupt(format!(
+                        "block {db} holds {} distances for {} decided slots",
+                        list.len(),
+                        decided.len()
+                    )));
+                }
+                for (&sym, &h) in decided.iter().zip(&list) {
+                    if sym == SYM_WIN {
+                        lw = lw.max((2 * h as u32 + 1).min(u16::MAX as u32) as u16);
+                    } else {
+                        ll = ll.max((2 * h as u32).min(u16::MAX as u32) as u16);
+                    }
+                }
+            }
+        }
+        let found = Decoded { wins, losses };
+        if found != self.decoded {
+            return Err(self.corrupt_wdl(format!(
+                "{wins} wins and {losses} losses decoded, the header says {} and {}",
+                self.decoded.wins, self.decoded.losses
+            )));
+        }
+        if let Some(dtm) = &self.dtm {
+            if (lw, ll) != (self.header.longest_win, self.header.longest_loss) {
+                return Err(TableError::Corrupt(
+                    dtm.mapped().path().to_path_buf(),
+                    format!(
+                        "longest win {lw} and loss {ll} stored, the header says {} and {}",
+                        self.header.longest_win, self.header.longest_loss
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::GAME_MILL;
+    use crate::sector_key::SectorKey;
+
+    fn raw_codes(n: usize) -> Vec<u16> {
+        let mut x = 0x1234_5678_9abc_def1u64;
+        let mut cur = 0u16;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Runs, as real tables have.
+                if x.is_multiple_of(7) {
+                    cur = match x >> 60 {
+                        0..=3 => 0,
+                        4..=8 => 0x4000 | (2 * ((x >> 20) % 300) as u16),
+                        9..=13 => 0x8000 | (2 * ((x >> 20) % 300) + 1) as u16,
+                        _ => 0xC000,
+                    };
+                }
+                cur
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_slot_decodes_to_the_raw_value() {
+        let dir = std::env::temp_dir().join(format!("retro-compressed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (n, p) in [
+            (1usize, Params::default()),
+            (100_003, Params::default()),
+            (
+                70_000,
+                Params {
+                    wdl_block: 1 << 10,
+                    dtm_block: 1 << 8,
+                    level: 3,
+                },
+            ),
+            (
+                70_000,
+                Params {
+                    wdl_block: 1 << 12,
+                    dtm_block: 1 << 12,
+                    level: 1,
+                },
+            ),
+        ] {
+            let codes = raw_codes(n);
+            let key = SectorKey {
+                w: 3,
+                b: 3,
+                wf: 0,
+                bf: 0,
+            };
+            let header = Header::from_values(GAME_MILL, "fp", key, &codes);
+            let raw_path = dir.join("raw.rtb");
+            crate::sector_table::write(&raw_path, &header, &codes).unwrap();
+            // SAFETY: test files are rewritten whole, never changed in place while mapped.
+            let raw = unsafe { Table::open(&raw_path) }.unwrap();
+            let (w, d) = (dir.join("t.rtbw"), dir.join("t.rtbd"));
+            compress(&raw, &w, Some(&d), p).unwrap();
+            // SAFETY: as above.
+            let t = unsafe { CompressedTable::open(&w, Some(&d)) }.unwrap();
+            t.verify().unwrap();
+            // SAFETY: as above.
+            let alone = unsafe { CompressedTable::open(&w, None) }.unwrap();
+            alone.verify().unwrap();
+            assert!(alone.value(0).is_err());
+            for (s, &c) in codes.iter().enumerate() {
+                let Some(v) = Value::decode(c) else { continue };
+                assert_eq!(t.value(s as u64).unwrap(), Some(v), "{n} slots, slot {s}");
+                let sym = match v {
+                    Value::Draw => SYM_DRAW,
+                    Value::Loss(_) => SYM_LOSS,
+                    Value::Win(_) => SYM_WIN,
+                };
+                assert_eq!(alone.symbol(s as u64).unwrap(), Some(sym));
+            }
+            assert_eq!(t.value(n as u64).unwrap(), None);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

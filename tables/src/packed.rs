@@ -1,0 +1,159 @@
+//! What a compressed block holds before compression: win/draw/loss symbols packed 2 bits a
+//! slot, and the distances of a block's decided positions as bytes (`databases/README.md`).
+//!
+//! A distance's parity is its class's (a win takes an odd number of plies, a loss an even one:
+//! the winner makes the last ply), so a block stores `d >> 1`: one byte below 255, else 255 and
+//! the value as two little-endian bytes.
+
+/// Win/draw/loss symbol of a draw.
+pub const SYM_DRAW: u8 = 0;
+/// Symbol of a loss.
+pub const SYM_LOSS: u8 = 1;
+/// Symbol of a win.
+pub const SYM_WIN: u8 = 2;
+
+/// The symbol of a stored `u16` code (`None` for a wasted slot).
+#[inline]
+pub fn symbol_of(code: u16) -> Option<u8> {
+    match code >> 14 {
+        3 => None,
+        c => Some(c as u8),
+    }
+}
+
+/// Symbols of a block's slots with wasted slots given the symbol before them (they are "don't
+/// care": no position maps to them, and repeating the last symbol compresses best).
+pub fn symbols(codes: &[u16], before: u8) -> Vec<u8> {
+    let mut last = before;
+    codes
+        .iter()
+        .map(|&c| {
+            last = symbol_of(c).unwrap_or(last);
+            last
+        })
+        .collect()
+}
+
+/// Packs symbols 2 bits each (slot `i` in bits `2 (i % 4)` of byte `i / 4`).
+pub fn pack(symbols: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; symbols.len().div_ceil(4)];
+    for (i, &s) in symbols.iter().enumerate() {
+        out[i / 4] |= (s & 3) << (2 * (i % 4));
+    }
+    out
+}
+
+/// Symbol `i` of packed bytes.
+#[inline]
+pub fn unpack_at(packed: &[u8], i: usize) -> u8 {
+    packed[i / 4] >> (2 * (i % 4)) & 3
+}
+
+/// Decided slots (wins and losses) among the first `n` symbols of packed bytes.
+pub fn decided_before(packed: &[u8], n: usize) -> usize {
+    // A symbol is decided when exactly one of its two bits is set (1 loss, 2 win; 3 unused).
+    let count = |b: u8, k: usize| {
+        let x = (b ^ (b >> 1)) & 0x55 & ((1u16 << (2 * k)) - 1) as u8;
+        x.count_ones() as usize
+    };
+    let whole = n / 4;
+    let mut c: usize = packed[..whole].iter().map(|&b| count(b, 4)).sum();
+    if !n.is_multiple_of(4) {
+        c += count(packed[whole], n % 4);
+    }
+    c
+}
+
+/// Appends one stored distance (`d >> 1`).
+pub fn put_distance(out: &mut Vec<u8>, half: u16) {
+    if half < 255 {
+        out.push(half as u8);
+    } else {
+        out.push(255);
+        out.extend_from_slice(&half.to_le_bytes());
+    }
+}
+
+/// The `k`-th stored distance (`d >> 1`) of a block's distance bytes (`None` if the bytes end
+/// first).
+pub fn distance_at(bytes: &[u8], k: usize) -> Option<u16> {
+    let mut at = 0usize;
+    for _ in 0..k {
+        at += if *bytes.get(at)? == 255 { 3 } else { 1 };
+    }
+    match *bytes.get(at)? {
+        255 => Some(u16::from_le_bytes([
+            *bytes.get(at + 1)?,
+            *bytes.get(at + 2)?,
+        ])),
+        h => Some(h as u16),
+    }
+}
+
+/// Every stored distance of a block's distance bytes (`None` if the last one is cut short).
+pub fn distances(bytes: &[u8]) -> Option<Vec<u16>> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut at = 0usize;
+    while at < bytes.len() {
+        if bytes[at] == 255 {
+            out.push(u16::from_le_bytes([
+                *bytes.get(at + 1)?,
+                *bytes.get(at + 2)?,
+            ]));
+            at += 3;
+        } else {
+            out.push(bytes[at] as u16);
+            at += 1;
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbols_pack_and_count_as_a_plain_loop_does() {
+        let codes: Vec<u16> = (0..1000u32)
+            .map(|i| match (i * 7919 + i / 13) % 5 {
+                0 => 0,
+                1 => 0x4000 | (i % 40) as u16,
+                2 => 0x8000 | (i % 31) as u16,
+                3 => 0xC000,
+                _ => 0x8001,
+            })
+            .collect();
+        let syms = symbols(&codes, SYM_WIN);
+        let packed = pack(&syms);
+        for (i, &s) in syms.iter().enumerate() {
+            assert_eq!(unpack_at(&packed, i), s);
+            let want = match codes[i] >> 14 {
+                3 if i == 0 => SYM_WIN,
+                3 => syms[i - 1],
+                c => c as u8,
+            };
+            assert_eq!(s, want, "slot {i}");
+        }
+        for n in 0..=syms.len() {
+            let plain = syms[..n].iter().filter(|&&s| s == 1 || s == 2).count();
+            assert_eq!(decided_before(&packed, n), plain, "{n}");
+        }
+    }
+
+    #[test]
+    fn distances_round_trip_with_escapes() {
+        let ds: Vec<u16> = vec![0, 1, 254, 255, 256, 8191, 3, 254, 300];
+        let mut bytes = Vec::new();
+        for &d in &ds {
+            put_distance(&mut bytes, d);
+        }
+        assert_eq!(distances(&bytes).unwrap(), ds);
+        for (k, &d) in ds.iter().enumerate() {
+            assert_eq!(distance_at(&bytes, k), Some(d));
+        }
+        assert_eq!(distance_at(&bytes, ds.len()), None);
+        assert_eq!(distances(&bytes[..bytes.len() - 1]), None);
+        assert_eq!(distances(&[255, 1]), None);
+    }
+}
