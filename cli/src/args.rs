@@ -104,6 +104,39 @@ comparison with engines that do not bulk-count; the counts and the signature sta
     Bench(BenchArgs),
     /// Check every table under a directory (header, length, checksum, where it lies).
     Verify(VerifyArgs),
+    /// Turn the raw sector tables under a directory into compressed ones, in place.
+    #[command(
+        long_about = "Turn every raw sector table (sector_W_B_WF_BF.rtb, Mill and Dara) under a \
+directory into a compressed win/draw/loss file (.rtbw) and a distance file (.rtbd) beside it, in \
+place. Each raw table is verified whole first; the compressed files are written atomically, then \
+decoded slot by slot and compared with the raw table, and only then is the raw file removed. A \
+killed run resumes: raw tables still there are done again. Every command reads raw and compressed \
+tables alike.\n\n\
+--wdl-only writes (or, for tables compressed already, keeps) only the win/draw/loss files, a \
+fraction of the size: probes then give win, draw or loss without distances. Examples:\n  \
+retro compress --dir databases\n  retro compress --dir databases --wdl-only --json"
+    )]
+    Compress(CompressArgs),
+}
+
+/// The arguments of `retro compress`.
+#[derive(Args)]
+pub struct CompressArgs {
+    /// The directory whose tables to compress (recursively).
+    #[arg(long, default_value = "databases")]
+    pub dir: PathBuf,
+    /// Keep only the win/draw/loss part (no distances).
+    #[arg(long)]
+    pub wdl_only: bool,
+    /// zstd level, 1 (fast) to 22 (smallest).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(i32).range(1..=22))]
+    pub level: i32,
+    /// Print one JSON object at the end instead of a line per table.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// The game families.

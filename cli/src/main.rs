@@ -1,13 +1,14 @@
 //! `retro`: solve, analyse and benchmark Mill games, Dara and Ô Ăn Quan from the command line.
 //!
 //! One module per command (`variants`, `moves`, `perft`, `solve`, `analyse`, `play`, `verify`,
-//! `bench`), each with a `run` that hands the arguments to the game's code; `args` is the
+//! `bench`, `compress`), each with a `run` that hands the arguments to the game's code; `args` is the
 //! command line, `games` the per-game setup they share, `referee` the game records of `play`
 //! and `analyse --moves`, `output` the shared printing helpers.
 
 mod analyse;
 mod args;
 mod bench;
+mod compress;
 mod error;
 mod games;
 mod moves;
@@ -34,6 +35,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Play(a) => play::run(&a),
         Command::Verify(a) => verify::run(&a.dir, a.json),
         Command::Bench(a) => bench::bench(!a.no_bulk, a.threads, a.json),
+        Command::Compress(a) => compress::run(&a),
     }
 }
 

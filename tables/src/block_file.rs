@@ -183,7 +183,8 @@ impl BlockFile {
     }
 }
 
-/// Compresses blocks into a block file's body: the dictionary, the index, the blocks.
+/// Compresses blocks (with a dictionary, if not empty) into an index of their ends and their
+/// data: `(8 (blocks + 1)` bytes of index from offset 0, then the data`, data length)`.
 pub fn build_body(blocks: &[Vec<u8>], dict: &[u8], level: i32) -> Result<(Vec<u8>, u64), String> {
     let mut cctx = zstd_safe::CCtx::create();
     cctx.set_parameter(zstd_safe::CParameter::CompressionLevel(level))
@@ -208,10 +209,34 @@ pub fn build_body(blocks: &[Vec<u8>], dict: &[u8], level: i32) -> Result<(Vec<u8
         index.extend_from_slice(&(data.len() as u64).to_le_bytes());
     }
     let data_len = data.len() as u64;
-    let mut body = dict.to_vec();
-    body.extend_from_slice(&index);
-    body.extend_from_slice(&data);
-    Ok((body, data_len))
+    index.extend_from_slice(&data);
+    Ok((index, data_len))
+}
+
+/// A dictionary of at most `size` bytes trained on a sample of the blocks (empty when the
+/// blocks are too few or too alike to train one).
+pub fn train_dictionary(blocks: &[Vec<u8>], size: usize) -> Vec<u8> {
+    // About 100 times the dictionary's size in samples, spread over the table.
+    let total: usize = blocks.iter().map(Vec::len).sum();
+    let step = (total / (100 * size.max(1))).max(1);
+    let (mut samples, mut sizes) = (Vec::new(), Vec::new());
+    let mut seen = 0usize;
+    for b in blocks.iter().filter(|b| b.len() >= 8) {
+        seen += b.len();
+        if seen >= step {
+            seen = 0;
+            samples.extend_from_slice(b);
+            sizes.push(b.len());
+        }
+    }
+    if sizes.len() < 16 {
+        return Vec::new();
+    }
+    let mut dict = Vec::with_capacity(size);
+    match zstd_safe::train_from_buffer(&mut dict, &samples, &sizes) {
+        Ok(_) => dict,
+        Err(_) => Vec::new(),
+    }
 }
 
 /// Opens a block file's mapping: `decode` reads the header into the caller's type and layout.

@@ -5,7 +5,7 @@
 //! of the range's decided slots, in slot order ([`crate::packed`]). Wasted slots are "don't
 //! care": they repeat the symbol (and distance) before them.
 
-use crate::block_file::{build_body, open_mapped, BlockFile, Layout, CODER_ZSTD};
+use crate::block_file::{build_body, open_mapped, train_dictionary, BlockFile, Layout, CODER_ZSTD};
 use crate::format::{write_atomic, TableError, ENCODING_DTM, ENCODING_WDL, HEADER_SIZE};
 use crate::packed::{
     decided_before, distance_at, distances, pack, put_distance, symbols, unpack_at, SYM_DRAW,
@@ -24,6 +24,8 @@ pub struct Params {
     pub dtm_block: u32,
     /// zstd level.
     pub level: i32,
+    /// Bytes of the dictionary trained per file (0: none).
+    pub dict_bytes: u32,
 }
 
 impl Default for Params {
@@ -32,6 +34,7 @@ impl Default for Params {
             wdl_block: 1 << 14,
             dtm_block: 1 << 12,
             level: 19,
+            dict_bytes: 0,
         }
     }
 }
@@ -78,15 +81,7 @@ pub fn compress(raw: &Table, wdl: &Path, dtm: Option<&Path>, p: Params) -> Resul
         losses: syms.iter().filter(|&&s| s == SYM_LOSS).count() as u64,
     };
     let wdl_blocks: Vec<Vec<u8>> = syms.chunks(p.wdl_block as usize).map(pack).collect();
-    write_block_file(
-        wdl,
-        h,
-        ENCODING_WDL,
-        decoded,
-        p.wdl_block,
-        &wdl_blocks,
-        p.level,
-    )?;
+    write_block_file(wdl, h, ENCODING_WDL, decoded, p.wdl_block, &wdl_blocks, &p)?;
     if let Some(dtm) = dtm {
         // A wasted slot decodes as the symbol before it: give it the distance before it too.
         let mut last = 0u16;
@@ -107,7 +102,7 @@ pub fn compress(raw: &Table, wdl: &Path, dtm: Option<&Path>, p: Params) -> Resul
                 out
             })
             .collect();
-        write_block_file(dtm, h, ENCODING_DTM, decoded, p.dtm_block, &blocks, p.level)?;
+        write_block_file(dtm, h, ENCODING_DTM, decoded, p.dtm_block, &blocks, &p)?;
     }
     Ok(())
 }
@@ -119,21 +114,26 @@ fn write_block_file(
     decoded: Decoded,
     block_slots: u32,
     blocks: &[Vec<u8>],
-    level: i32,
+    p: &Params,
 ) -> Result<(), TableError> {
+    let dict = if p.dict_bytes > 0 {
+        train_dictionary(blocks, p.dict_bytes as usize)
+    } else {
+        Vec::new()
+    };
     let (body, data_len) =
         crate::par::map_items(&blocks.chunks(256).collect::<Vec<_>>(), |group| {
-            build_body(group, &[], level)
+            build_body(group, &dict, p.level)
         })
         .into_iter()
         .collect::<Result<Vec<_>, String>>()
-        .map(|parts| join_bodies(parts, blocks.len()))
+        .map(|parts| join_bodies(&dict, parts, blocks.len()))
         .map_err(|m| TableError::Io(path.to_path_buf(), std::io::Error::other(m)))?;
     let layout = Layout {
         block_slots,
         coder: CODER_ZSTD,
         blocks: blocks.len() as u64,
-        dict_len: 0,
+        dict_len: dict.len() as u64,
         data_len,
     };
     let mut head = h.encode_as(encoding);
@@ -142,10 +142,11 @@ fn write_block_file(
     write_atomic(path, &head, body.len() as u64, |w| w.put(&body))
 }
 
-/// Joins bodies built for consecutive groups of blocks (each an index and data, no dictionary)
-/// into one: one index with offsets running on, then all data.
-fn join_bodies(parts: Vec<(Vec<u8>, u64)>, blocks: usize) -> (Vec<u8>, u64) {
-    let mut index = Vec::with_capacity(8 * (blocks + 1));
+/// Joins the dictionary and the bodies built for consecutive groups of blocks (each an index
+/// and data) into one: the dictionary, one index with offsets running on, then all data.
+fn join_bodies(dict: &[u8], parts: Vec<(Vec<u8>, u64)>, blocks: usize) -> (Vec<u8>, u64) {
+    let mut index = dict.to_vec();
+    index.reserve(8 * (blocks + 1));
     let mut data = Vec::new();
     index.extend_from_slice(&0u64.to_le_bytes());
     for (body, len) in parts {
@@ -338,6 +339,83 @@ impl CompressedTable {
         }))
     }
 
+    /// Win/draw/loss blocks.
+    pub fn blocks(&self) -> u64 {
+        self.wdl.layout().blocks
+    }
+
+    /// Slots a win/draw/loss block covers.
+    pub fn block_slots(&self) -> u64 {
+        self.wdl.layout().block_slots as u64
+    }
+
+    /// The values of every slot of win/draw/loss block `b`, each block decoded once (a wasted
+    /// slot gives the value it decodes to). Without distances, wins and losses come as
+    /// `Win(0)` and `Loss(0)`.
+    pub fn block_values(&self, b: u64) -> Result<Vec<Value>, TableError> {
+        let s = self.block_slots();
+        if b >= self.blocks() {
+            return Err(self.corrupt_wdl(format!("block {b} of {}", self.blocks())));
+        }
+        let packed = self.wdl.with_block(b, |p| Ok(p.to_vec()))?;
+        if packed.len() != self.wdl_block_bytes(b) {
+            return Err(self.corrupt_wdl(format!("block {b} decodes to {} bytes", packed.len())));
+        }
+        let n = (self.header.slots - b * s).min(s) as usize;
+        let syms: Vec<u8> = (0..n).map(|j| unpack_at(&packed, j)).collect();
+        if syms.contains(&3) {
+            return Err(self.corrupt_wdl(format!("block {b}: symbol 3")));
+        }
+        let mut out = Vec::with_capacity(n);
+        let Some(dtm) = &self.dtm else {
+            out.extend(syms.iter().map(|&x| match x {
+                SYM_WIN => Value::Win(0),
+                SYM_LOSS => Value::Loss(0),
+                _ => Value::Draw,
+            }));
+            return Ok(out);
+        };
+        let corrupt = |m: String| TableError::Corrupt(dtm.mapped().path().to_path_buf(), m);
+        let ds = dtm.layout().block_slots as usize;
+        for (k, part) in syms.chunks(ds).enumerate() {
+            let db = b * (s / ds as u64) + k as u64;
+            let list = dtm.with_block(db, |bytes| {
+                distances(bytes).ok_or_else(|| corrupt(format!("block {db}: a distance cut short")))
+            })?;
+            let mut next = list.iter();
+            for &x in part {
+                out.push(match x {
+                    SYM_DRAW => Value::Draw,
+                    _ => {
+                        let h = *next
+                            .next()
+                            .ok_or_else(|| corrupt(format!("block {db} holds too few distances")))?
+                            as u32;
+                        let (d, longest) = if x == SYM_WIN {
+                            (2 * h + 1, self.header.longest_win)
+                        } else {
+                            (2 * h, self.header.longest_loss)
+                        };
+                        if d > longest as u32 {
+                            return Err(corrupt(format!(
+                                "block {db}: a distance of {d} plies, beyond the header's {longest}"
+                            )));
+                        }
+                        if x == SYM_WIN {
+                            Value::Win(d as u16)
+                        } else {
+                            Value::Loss(d as u16)
+                        }
+                    }
+                });
+            }
+            if next.next().is_some() {
+                return Err(corrupt(format!("block {db} holds too many distances")));
+            }
+        }
+        Ok(out)
+    }
+
     /// Checks both files whole: every block's checksum, every block decodes to what its slots
     /// need, the decoded counts, and every distance within the header's longest (which the
     /// longest found must equal).
@@ -454,6 +532,7 @@ mod tests {
                     wdl_block: 1 << 10,
                     dtm_block: 1 << 8,
                     level: 3,
+                    dict_bytes: 4096,
                 },
             ),
             (
@@ -462,6 +541,7 @@ mod tests {
                     wdl_block: 1 << 12,
                     dtm_block: 1 << 12,
                     level: 1,
+                    dict_bytes: 0,
                 },
             ),
         ] {

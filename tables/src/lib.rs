@@ -23,6 +23,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod any_table;
 pub mod block_file;
 pub mod compressed_table;
 pub mod format;

@@ -1,6 +1,7 @@
 //! `verify`: every table file under a folder, opened and checked whole (header, length,
 //! every block's checksum and the whole file's, value counts) and against where it lies.
 
+use crate::compressed_table::CompressedTable;
 use crate::format::TableError;
 use crate::location::{check_placed, game_name, sector_file, OAQ_FILE};
 use crate::oaq_table::{is_oaq_table, OaqTable};
@@ -8,14 +9,18 @@ use crate::sector_table::Table;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// Table files (`.rtb`, and `.tmp` files an interrupted write left) under `dir`, sorted.
+/// Table files (`.rtb`, compressed `.rtbw` and `.rtbd`, and `.tmp` files an interrupted write
+/// left) under `dir`, sorted.
 pub fn table_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         for entry in std::fs::read_dir(dir)? {
             let path = entry?.path();
             if path.is_dir() {
                 walk(&path, out)?;
-            } else if path.extension().is_some_and(|e| e == "rtb" || e == "tmp") {
+            } else if path
+                .extension()
+                .is_some_and(|e| ["rtb", "rtbw", "rtbd", "tmp"].iter().any(|x| e == *x))
+            {
                 out.push(path);
             }
         }
@@ -124,17 +129,45 @@ pub fn verify_file(f: &Path) -> Result<String, VerifyError> {
             t.header.fingerprint
         ));
     }
-    // SAFETY: as above.
-    let t = unsafe { Table::open(f) }?;
-    t.verify()?;
-    let h = t.header;
+    let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let h = if ext == "rtbw" || ext == "rtbd" {
+        // A distance file is checked with its win/draw/loss file (it means nothing alone).
+        let wdl = f.with_extension("rtbw");
+        let dtm = f.with_extension("rtbd");
+        if !wdl.exists() {
+            return Err(VerifyError {
+                kind: VerifyKind::Corrupt,
+                message: format!(
+                    "{}: distances without their win/draw/loss file {}",
+                    f.display(),
+                    wdl.display()
+                ),
+            });
+        }
+        let dtm = (ext == "rtbd").then_some(dtm.as_path());
+        // SAFETY: as above.
+        let t = unsafe { CompressedTable::open(&wdl, dtm) }?;
+        t.verify()?;
+        t.header
+    } else {
+        // SAFETY: as above.
+        let t = unsafe { Table::open(f) }?;
+        t.verify()?;
+        t.header
+    };
     let game = game_name(h.game).ok_or_else(|| VerifyError {
         kind: VerifyKind::UnknownGame,
         message: format!("{}: unknown game id {}", f.display(), h.game),
     })?;
-    check_placed(f, game, &h.fingerprint, &sector_file(h.sector)).map_err(misplaced)?;
+    let file = Path::new(&sector_file(h.sector)).with_extension(ext);
+    check_placed(f, game, &h.fingerprint, &file.to_string_lossy()).map_err(misplaced)?;
+    let what = match ext {
+        "rtbw" => " win/draw/loss",
+        "rtbd" => " distances",
+        _ => "",
+    };
     Ok(format!(
-        "{game} sector {} slots {} ({})",
+        "{game} sector {}{what} slots {} ({})",
         h.sector, h.slots, h.fingerprint
     ))
 }

@@ -143,3 +143,12 @@ pub fn damage_every_block(file: &mut [u8], mask: u8) {
         file[HEADER_SIZE + o] ^= mask;
     }
 }
+
+/// Opens a compressed sector table for a test (its distance file too, when given).
+pub fn open_compressed(
+    wdl: &Path,
+    dtm: Option<&Path>,
+) -> Result<retro_tables::compressed_table::CompressedTable, retro_tables::TableError> {
+    // SAFETY: as for `open_table`.
+    unsafe { retro_tables::compressed_table::CompressedTable::open(wdl, dtm) }
+}

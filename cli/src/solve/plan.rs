@@ -58,7 +58,7 @@ impl PlanFigures {
                 if k.wf > 0 || k.bf > 0 {
                     f.placing += s;
                 }
-                let done = db.path(*k).exists();
+                let done = db.has_table(*k);
                 f.existing += done as usize;
                 f.sectors += 1;
                 f.rows.push((*k, s, done));

@@ -36,7 +36,7 @@ impl<'a> Tables<'a> {
                     wf: 0,
                     bf: 0,
                 };
-                *cell = db.path(k).exists();
+                *cell = db.has_table(k);
             }
         }
         Tables { db, available }

@@ -4,10 +4,11 @@
 use crate::sectors::folded::Folded;
 use crate::sectors::index::BoardIndex;
 use crate::sectors::rules::SectorRules;
+use retro_tables::any_table::AnyTable;
 pub use retro_tables::location::fingerprint_hash;
 use retro_tables::location::{profile_folder, sector_file};
 use retro_tables::value::MAX_STORED_DISTANCE;
-use retro_tables::{SectorKey, Table, TableError, Value};
+use retro_tables::{SectorKey, TableError, Value};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -90,7 +91,7 @@ impl std::error::Error for ProbeError {
     }
 }
 
-type Slot = OnceLock<Result<Arc<(Table, BoardIndex)>, ProbeError>>;
+type Slot = OnceLock<Result<Arc<(AnyTable, BoardIndex)>, ProbeError>>;
 
 /// The tables of one rule profile in one directory, opened lazily and shared.
 pub struct Db<R: SectorRules> {
@@ -126,18 +127,24 @@ impl<R: SectorRules> Db<R> {
         self.folder.join(sector_file(k))
     }
 
-    /// Opens and checks a table file against this profile and sector (no caching).
-    pub fn open_checked(&self, k: SectorKey) -> Result<Table, ProbeError> {
+    /// Whether the folder holds a table of the sector, raw or compressed (not checked).
+    pub fn has_table(&self, k: SectorKey) -> bool {
+        let [raw, wdl, _] = retro_tables::any_table::table_files(&self.path(k));
+        raw.exists() || wdl.exists()
+    }
+
+    /// Opens and checks a sector's table (raw, or compressed when there is no raw file)
+    /// against this profile and sector (no caching).
+    pub fn open_checked(&self, k: SectorKey) -> Result<AnyTable, ProbeError> {
         let path = self.path(k);
-        if !path.exists() {
-            return Err(ProbeError::Missing { sector: k, path });
-        }
         // SAFETY: a `Db` reads table folders that retro's writers own: they write each table
         // to a temporary file and rename it into place, never modifying one in place, and a
         // solve holds the folder's lock while it writes. Editing a table by hand while a
         // program has it open is outside this contract (`Table::open`'s).
-        let t = unsafe { Table::open(&path) }?;
-        let h = &t.header;
+        let Some(t) = (unsafe { AnyTable::open(&path) })? else {
+            return Err(ProbeError::Missing { sector: k, path });
+        };
+        let h = t.header();
         let mismatch = |m: String| Err(TableError::Mismatch(path.clone(), m).into());
         if h.game != self.rules.game_id() {
             return mismatch(format!(
@@ -167,7 +174,7 @@ impl<R: SectorRules> Db<R> {
     }
 
     /// The table of a sector with its index, opened once and shared.
-    pub fn table(&self, k: SectorKey) -> Result<Arc<(Table, BoardIndex)>, ProbeError> {
+    pub fn table(&self, k: SectorKey) -> Result<Arc<(AnyTable, BoardIndex)>, ProbeError> {
         let known = self.open.read().expect("table map lock").get(&k).cloned();
         let slot = match known {
             Some(s) => s,

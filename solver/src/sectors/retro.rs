@@ -368,7 +368,7 @@ pub fn solve_unit<R: SectorRules>(
 /// An opened dependency: a sector's packed key, its table and index.
 type Dep = (
     u32,
-    std::sync::Arc<(retro_tables::sector_table::Table, BoardIndex)>,
+    std::sync::Arc<(retro_tables::any_table::AnyTable, BoardIndex)>,
 );
 
 fn find_part(parts: &[Part], k: SectorKey) -> Option<usize> {

@@ -166,7 +166,7 @@ pub fn solve<R: SectorRules>(
                     t.verify()?;
                     Ok(t)
                 }) {
-                    Ok(t) => Ok(Some(t.header)),
+                    Ok(t) => Ok(Some(t.header().clone())),
                     Err(ProbeError::Missing { .. }) => Ok(None),
                     Err(ProbeError::Table(e)) if matches!(*e, TableError::Io(..)) => {
                         Err(SolveError::Probe(ProbeError::Table(e)))

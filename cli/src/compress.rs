@@ -1,0 +1,181 @@
+//! `retro compress`: the raw sector tables under a folder turned into compressed ones, in
+//! place: verified, compressed, decoded and compared, and only then the raw file removed.
+
+use crate::args::CompressArgs;
+use crate::error::CliError;
+use crate::solve::lock_folder;
+use indicatif::{ProgressBar, ProgressStyle};
+use retro_tables::any_table::table_files as files_of;
+use retro_tables::compressed_table::{compress, CompressedTable, Params};
+use retro_tables::sector_table::Table;
+use retro_tables::value::Value;
+use retro_tables::verify::table_files;
+use retro_tables::TableError;
+use serde_json::json;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Whether a file is a sector table's (raw, win/draw/loss or distances) by its name.
+fn is_sector_file(p: &Path) -> bool {
+    p.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("sector_"))
+}
+
+fn len(p: &Path) -> u64 {
+    std::fs::metadata(p).map_or(0, |m| m.len())
+}
+
+/// Checks that every slot of the compressed table decodes to the raw table's value (wasted
+/// slots aside; only win/draw/loss without distances).
+fn compare(raw: &Table, raw_path: &Path, c: &CompressedTable) -> Result<(), TableError> {
+    let s = c.block_slots();
+    let class = |v: Value| std::mem::discriminant(&v);
+    for b in 0..c.blocks() {
+        let values = c.block_values(b)?;
+        for (i, got) in values.into_iter().enumerate() {
+            let slot = b * s + i as u64;
+            let Some(want) = raw.value(slot)? else {
+                continue;
+            };
+            let same = if c.has_distances() {
+                got == want
+            } else {
+                class(got) == class(want)
+            };
+            if !same {
+                return Err(TableError::Corrupt(
+                    raw_path.to_path_buf(),
+                    format!("slot {slot} decodes to {got:?}, the raw table holds {want:?}"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Compresses one raw table; returns (raw bytes, win/draw/loss bytes, distance bytes, seconds).
+fn one(raw_path: &Path, a: &CompressArgs) -> Result<(u64, u64, u64, f64), CliError> {
+    let t0 = Instant::now();
+    let [_, wdl, dtm] = files_of(raw_path);
+    let raw_len = len(raw_path);
+    // SAFETY: the folder's lock is held; retro's writers replace files by rename only.
+    let raw = unsafe { Table::open(raw_path) }.map_err(CliError::other)?;
+    raw.verify().map_err(CliError::other)?;
+    let params = Params {
+        level: a.level,
+        ..Params::default()
+    };
+    let dtm_out = (!a.wdl_only).then_some(dtm.as_path());
+    compress(&raw, &wdl, dtm_out, params).map_err(CliError::other)?;
+    if a.wdl_only {
+        let _ = std::fs::remove_file(&dtm);
+    }
+    // SAFETY: as above; the files were just written and renamed into place.
+    let c = unsafe { CompressedTable::open(&wdl, dtm_out) }.map_err(CliError::other)?;
+    c.verify().map_err(CliError::other)?;
+    compare(&raw, raw_path, &c)
+        .map_err(|e| CliError::other(format!("{e} (compressed table differs; raw kept)")))?;
+    drop(raw);
+    std::fs::remove_file(raw_path)
+        .map_err(|e| CliError::other(format!("{}: {e}", raw_path.display())))?;
+    Ok((raw_len, len(&wdl), len(&dtm), t0.elapsed().as_secs_f64()))
+}
+
+/// `retro compress`.
+pub fn run(a: &CompressArgs) -> Result<(), CliError> {
+    let files = table_files(&a.dir)
+        .map_err(|e| CliError::input(format!("cannot read {}: {e}", a.dir.display())))?;
+    let raw: Vec<PathBuf> = files
+        .iter()
+        .filter(|p| is_sector_file(p) && p.extension().is_some_and(|e| e == "rtb"))
+        .cloned()
+        .collect();
+    // Distances to drop: of tables compressed already, under --wdl-only.
+    let drop_dtm: Vec<PathBuf> = files
+        .iter()
+        .filter(|p| a.wdl_only && is_sector_file(p) && p.extension().is_some_and(|e| e == "rtbd"))
+        .filter(|p| !p.with_extension("rtb").exists())
+        .cloned()
+        .collect();
+    if raw.is_empty() && drop_dtm.is_empty() {
+        return Err(CliError::other(format!(
+            "no raw sector tables under {} (nothing to compress)",
+            a.dir.display()
+        )));
+    }
+    let folders: BTreeSet<PathBuf> = raw
+        .iter()
+        .chain(&drop_dtm)
+        .filter_map(|p| p.parent().map(Path::to_path_buf))
+        .collect();
+    let quiet = a.quiet || a.json;
+    let _locks = folders
+        .iter()
+        .map(|f| lock_folder(f, false, quiet))
+        .collect::<Result<Vec<_>, _>>()?;
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(raw.len() as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} tables {elapsed} {msg}")
+            .expect("a valid template"),
+    );
+    let (mut total_raw, mut total_wdl, mut total_dtm) = (0u64, 0u64, 0u64);
+    let mut rows = Vec::new();
+    for p in &raw {
+        bar.set_message(
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        );
+        let (r, w, d, secs) = one(p, a)?;
+        total_raw += r;
+        total_wdl += w;
+        total_dtm += d;
+        if !a.json {
+            bar.suspend(|| {
+                println!(
+                    "{}: {r} bytes raw -> {w} win/draw/loss + {d} distances ({:.1}%), {secs:.1} s",
+                    p.display(),
+                    100.0 * (w + d) as f64 / r.max(1) as f64
+                )
+            });
+        }
+        rows.push(
+            json!({"table": p.display().to_string(), "raw_bytes": r, "wdl_bytes": w,
+            "dtm_bytes": d, "seconds": secs}),
+        );
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    for d in &drop_dtm {
+        // SAFETY: as in `one`.
+        let c = unsafe { CompressedTable::open(&d.with_extension("rtbw"), None) }
+            .map_err(CliError::other)?;
+        c.verify().map_err(CliError::other)?;
+        std::fs::remove_file(d).map_err(|e| CliError::other(format!("{}: {e}", d.display())))?;
+    }
+    if a.json {
+        println!(
+            "{}",
+            json!({"tables": rows, "raw_bytes": total_raw, "wdl_bytes": total_wdl,
+                "dtm_bytes": total_dtm, "distances_dropped": drop_dtm.len()})
+        );
+    } else {
+        println!(
+            "{} tables compressed: {total_raw} bytes raw -> {total_wdl} win/draw/loss + \
+             {total_dtm} distances{}",
+            raw.len(),
+            if drop_dtm.is_empty() {
+                String::new()
+            } else {
+                format!("; distances of {} tables dropped", drop_dtm.len())
+            }
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,92 @@
+//! A sector table as a folder holds it: raw (`sector_W_B_WF_BF.rtb`) or compressed
+//! (`sector_W_B_WF_BF.rtbw`, with `.rtbd` beside it for the distances), probed alike.
+
+use crate::compressed_table::CompressedTable;
+use crate::format::TableError;
+use crate::sector_table::{Header, Table};
+use crate::value::{Value, WASTED};
+use std::path::{Path, PathBuf};
+
+/// The three files a sector table may have: raw, win/draw/loss, distances.
+pub fn table_files(raw: &Path) -> [PathBuf; 3] {
+    [
+        raw.to_path_buf(),
+        raw.with_extension("rtbw"),
+        raw.with_extension("rtbd"),
+    ]
+}
+
+/// A raw or a compressed sector table.
+pub enum AnyTable {
+    /// One `u16` code a slot.
+    Raw(Table),
+    /// Compressed blocks.
+    Compressed(CompressedTable),
+}
+
+impl AnyTable {
+    /// Opens the table whose raw file would be `raw`: the raw file if it exists, else the
+    /// compressed files (`Ok(None)` when there are none).
+    ///
+    /// # Safety
+    ///
+    /// As [`Table::open`]: nothing may modify or truncate the files in place while the table
+    /// lives.
+    pub unsafe fn open(raw: &Path) -> Result<Option<AnyTable>, TableError> {
+        let [raw, wdl, dtm] = table_files(raw);
+        if raw.exists() {
+            // SAFETY: the caller's promise, passed on.
+            return Ok(Some(AnyTable::Raw(unsafe { Table::open(&raw) }?)));
+        }
+        if !wdl.exists() {
+            return Ok(None);
+        }
+        let dtm = dtm.exists().then_some(dtm.as_path());
+        // SAFETY: as above.
+        let t = unsafe { CompressedTable::open(&wdl, dtm) }?;
+        Ok(Some(AnyTable::Compressed(t)))
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        match self {
+            AnyTable::Raw(t) => &t.header,
+            AnyTable::Compressed(t) => &t.header,
+        }
+    }
+
+    /// Whether probes give distances.
+    pub fn has_distances(&self) -> bool {
+        match self {
+            AnyTable::Raw(_) => true,
+            AnyTable::Compressed(t) => t.has_distances(),
+        }
+    }
+
+    /// The value of a slot (`None` out of range, and for a wasted slot of a raw table; a
+    /// compressed table gives some value for a wasted slot: no position has one).
+    #[inline]
+    pub fn value(&self, slot: u64) -> Result<Option<Value>, TableError> {
+        match self {
+            AnyTable::Raw(t) => t.value(slot),
+            AnyTable::Compressed(t) => t.value(slot),
+        }
+    }
+
+    /// The stored code of a slot (see [`AnyTable::value`]; the wasted code out of range).
+    #[inline]
+    pub fn code(&self, slot: u64) -> Result<u16, TableError> {
+        match self {
+            AnyTable::Raw(t) => t.code(slot),
+            AnyTable::Compressed(t) => Ok(t.value(slot)?.map_or(WASTED, Value::encode)),
+        }
+    }
+
+    /// Checks the whole table (every block, checksums, counts).
+    pub fn verify(&self) -> Result<(), TableError> {
+        match self {
+            AnyTable::Raw(t) => t.verify(),
+            AnyTable::Compressed(t) => t.verify(),
+        }
+    }
+}

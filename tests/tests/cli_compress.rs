@@ -1,0 +1,263 @@
+//! `retro compress`: compressed tables decode to the raw tables' values slot by slot (Mill
+//! placement, moving and flying sectors of Six Men's Morris, Dara endgames), answer `analyse`
+//! byte for byte as the raw ones did, pass `verify`; `--wdl-only` keeps win/draw/loss alone;
+//! a damaged compressed table is an error, never a wrong value.
+
+use retro_tables::compressed_table::CompressedTable;
+use retro_tables::value::Value;
+use retro_tests::{open_compressed, open_table, retro, stderr, stdout};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn sector_files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = retro_tables::verify::table_files(dir)
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("sector_")
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Every slot's code of every raw table, by the path without extension.
+fn raw_codes(dir: &Path) -> BTreeMap<PathBuf, Vec<u16>> {
+    sector_files(dir, "rtb")
+        .into_iter()
+        .map(|p| {
+            let t = open_table(&p).unwrap();
+            let codes = (0..t.header.slots).map(|s| t.code(s).unwrap()).collect();
+            (p.with_extension(""), codes)
+        })
+        .collect()
+}
+
+/// Compares every slot holding a position; returns the slots compared.
+fn compare(t: &CompressedTable, codes: &[u16], distances: bool) -> u64 {
+    let mut n = 0;
+    for b in 0..t.blocks() {
+        for (i, got) in t.block_values(b).unwrap().into_iter().enumerate() {
+            let slot = b as usize * t.block_slots() as usize + i;
+            let Some(want) = Value::decode(codes[slot]) else {
+                continue;
+            };
+            if distances {
+                assert_eq!(got, want, "slot {slot}");
+                if slot.is_multiple_of(61) {
+                    // The single-slot probe agrees with the block decode.
+                    assert_eq!(t.value(slot as u64).unwrap(), Some(want), "slot {slot}");
+                }
+            } else {
+                assert_eq!(got.result(), want.result(), "slot {slot}");
+            }
+            n += 1;
+        }
+    }
+    n
+}
+
+fn analyse_all(d: &str) -> Vec<String> {
+    let runs: [&[&str]; 3] = [
+        &[
+            "analyse",
+            "mill",
+            "--variant",
+            "six-mens-morris",
+            "--dir",
+            d,
+            "--json",
+        ],
+        &[
+            "analyse",
+            "mill",
+            "--variant",
+            "six-mens-morris",
+            "--dir",
+            d,
+            "--json",
+            "--moves",
+            "a5 b4 c5 d4 a1 e1",
+        ],
+        &[
+            "analyse",
+            "dara",
+            "--dir",
+            d,
+            "--json",
+            "--fen",
+            "WW.W../....../BB.B../....../...... w 0 0",
+        ],
+    ];
+    runs.iter()
+        .map(|args| {
+            let o = retro(args, None);
+            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+            stdout(&o)
+        })
+        .collect()
+}
+
+#[test]
+fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    for args in [
+        &[
+            "solve",
+            "mill",
+            "--variant",
+            "six-mens-morris",
+            "--dir",
+            d,
+            "-q",
+        ][..],
+        &["solve", "dara", "--max-stones", "3", "--dir", d, "-q"][..],
+    ] {
+        let o = retro(args, None);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    }
+    let raw = raw_codes(dir.path());
+    assert!(raw.len() > 70, "{} tables", raw.len());
+    let before = analyse_all(d);
+    assert!(
+        before.iter().all(|a| a.contains("\"plies\":")),
+        "{before:?}"
+    );
+
+    let o = retro(&["compress", "--dir", d, "--json"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(report["tables"].as_array().unwrap().len(), raw.len());
+    let (r, w, x) = (
+        report["raw_bytes"].as_u64().unwrap(),
+        report["wdl_bytes"].as_u64().unwrap(),
+        report["dtm_bytes"].as_u64().unwrap(),
+    );
+    assert!(w + x < r / 4, "{w} + {x} of {r} bytes");
+    assert!(
+        sector_files(dir.path(), "rtb").is_empty(),
+        "raw tables left"
+    );
+
+    let mut slots = 0;
+    for (stem, codes) in &raw {
+        let (wdl, dtm) = (stem.with_extension("rtbw"), stem.with_extension("rtbd"));
+        let t = open_compressed(&wdl, Some(&dtm)).unwrap();
+        slots += compare(&t, codes, true);
+    }
+    eprintln!(
+        "{slots} slots of {} tables decode to the raw values",
+        raw.len()
+    );
+    assert_eq!(
+        analyse_all(d),
+        before,
+        "analyse differs from the raw tables'"
+    );
+    let v = retro(&["verify", "--dir", d], None);
+    assert!(v.status.success(), "{}", stdout(&v));
+
+    // Win/draw/loss alone.
+    let o = retro(&["compress", "--dir", d, "--wdl-only"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(sector_files(dir.path(), "rtbd").is_empty());
+    for (stem, codes) in &raw {
+        let t = open_compressed(&stem.with_extension("rtbw"), None).unwrap();
+        assert!(!t.has_distances());
+        compare(&t, codes, false);
+    }
+    let v = retro(&["verify", "--dir", d], None);
+    assert!(v.status.success(), "{}", stdout(&v));
+    let o = retro(
+        &[
+            "analyse",
+            "mill",
+            "--variant",
+            "six-mens-morris",
+            "--dir",
+            d,
+            "--json",
+        ],
+        None,
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("without distances"), "{}", stderr(&o));
+    // Nothing left to do is said so.
+    let o = retro(&["compress", "--dir", d], None);
+    assert!(!o.status.success() && stderr(&o).contains("nothing to compress"));
+}
+
+#[test]
+fn damaged_compressed_tables_are_errors_never_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = retro(
+        &["solve", "mill", "--sector", "3,3,0,0", "--dir", d, "-q"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let raw = raw_codes(dir.path());
+    let (stem, codes) = raw.iter().next().unwrap();
+    assert!(retro(&["compress", "--dir", d, "-q"], None)
+        .status
+        .success());
+    let (wdl, dtm) = (stem.with_extension("rtbw"), stem.with_extension("rtbd"));
+    let good = [std::fs::read(&wdl).unwrap(), std::fs::read(&dtm).unwrap()];
+    let probes: Vec<u64> = (0..codes.len() as u64).step_by(997).collect();
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let (mut damaged, mut at_open, mut by_probe) = (0, 0, 0);
+    for round in 0..600 {
+        let which = round % 2;
+        let mut bytes = good[which].clone();
+        match next() % 4 {
+            0 | 1 => {
+                let at = (next() % bytes.len() as u64) as usize;
+                bytes[at] ^= 1 << (next() % 8);
+            }
+            2 => bytes.truncate((next() % bytes.len() as u64) as usize),
+            _ => bytes.extend_from_slice(&[0; 8]),
+        }
+        let path = if which == 0 { &wdl } else { &dtm };
+        std::fs::write(path, &bytes).unwrap();
+        damaged += 1;
+        match open_compressed(&wdl, Some(&dtm)) {
+            Err(e) => {
+                assert!(e.to_string().contains("sector_3_3_0_0"), "{e}");
+                at_open += 1;
+            }
+            Ok(t) => {
+                let mut refused = false;
+                for &s in &probes {
+                    match t.value(s) {
+                        Ok(got) => {
+                            if let Some(want) = Value::decode(codes[s as usize]) {
+                                assert_eq!(got, Some(want), "round {round}: slot {s}");
+                            }
+                        }
+                        Err(_) => refused = true,
+                    }
+                }
+                by_probe += refused as u32;
+                assert!(t.verify().is_err(), "round {round}: damage passes verify");
+            }
+        }
+        std::fs::write(path, &good[which]).unwrap();
+    }
+    let v = retro(&["verify", "--dir", d], None);
+    assert!(v.status.success(), "{}", stdout(&v));
+    eprintln!(
+        "{damaged} damaged compressed files: {at_open} refused at open, {by_probe} more by a \
+         probe, all by verify"
+    );
+}
