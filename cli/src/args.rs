@@ -299,6 +299,10 @@ pub struct SolveArgs {
     /// refusing (two solves of one folder would write the same tables).
     #[arg(long)]
     pub wait: bool,
+    /// Write compressed tables (.rtbw + .rtbd, as `retro compress` does): each sector's raw
+    /// table is compressed and removed as soon as no sector left to solve reads it.
+    #[arg(long)]
+    pub compress: bool,
 }
 
 /// The arguments of `retro analyse`.

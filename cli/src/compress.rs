@@ -5,12 +5,8 @@ use crate::args::CompressArgs;
 use crate::error::CliError;
 use crate::solve::lock_folder;
 use indicatif::{ProgressBar, ProgressStyle};
-use retro_tables::any_table::table_files as files_of;
-use retro_tables::compressed_table::{compress, CompressedTable, Params};
-use retro_tables::sector_table::Table;
-use retro_tables::value::Value;
+use retro_tables::compressed_table::{replace_raw, CompressedTable, Params};
 use retro_tables::verify::table_files;
-use retro_tables::TableError;
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -23,64 +19,21 @@ fn is_sector_file(p: &Path) -> bool {
         .is_some_and(|n| n.starts_with("sector_"))
 }
 
-fn len(p: &Path) -> u64 {
-    std::fs::metadata(p).map_or(0, |m| m.len())
-}
-
-/// Checks that every slot of the compressed table decodes to the raw table's value (wasted
-/// slots aside; only win/draw/loss without distances).
-fn compare(raw: &Table, raw_path: &Path, c: &CompressedTable) -> Result<(), TableError> {
-    let s = c.block_slots();
-    let class = |v: Value| std::mem::discriminant(&v);
-    for b in 0..c.blocks() {
-        let values = c.block_values(b)?;
-        for (i, got) in values.into_iter().enumerate() {
-            let slot = b * s + i as u64;
-            let Some(want) = raw.value(slot)? else {
-                continue;
-            };
-            let same = if c.has_distances() {
-                got == want
-            } else {
-                class(got) == class(want)
-            };
-            if !same {
-                return Err(TableError::Corrupt(
-                    raw_path.to_path_buf(),
-                    format!("slot {slot} decodes to {got:?}, the raw table holds {want:?}"),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Compresses one raw table; returns (raw bytes, win/draw/loss bytes, distance bytes, seconds).
 fn one(raw_path: &Path, a: &CompressArgs) -> Result<(u64, u64, u64, f64), CliError> {
     let t0 = Instant::now();
-    let [_, wdl, dtm] = files_of(raw_path);
-    let raw_len = len(raw_path);
-    // SAFETY: the folder's lock is held; retro's writers replace files by rename only.
-    let raw = unsafe { Table::open(raw_path) }.map_err(CliError::other)?;
-    raw.verify().map_err(CliError::other)?;
     let params = Params {
         level: a.level,
         ..Params::default()
     };
-    let dtm_out = (!a.wdl_only).then_some(dtm.as_path());
-    compress(&raw, &wdl, dtm_out, params).map_err(CliError::other)?;
-    if a.wdl_only {
-        let _ = std::fs::remove_file(&dtm);
-    }
-    // SAFETY: as above; the files were just written and renamed into place.
-    let c = unsafe { CompressedTable::open(&wdl, dtm_out) }.map_err(CliError::other)?;
-    c.verify().map_err(CliError::other)?;
-    compare(&raw, raw_path, &c)
-        .map_err(|e| CliError::other(format!("{e} (compressed table differs; raw kept)")))?;
-    drop(raw);
-    std::fs::remove_file(raw_path)
-        .map_err(|e| CliError::other(format!("{}: {e}", raw_path.display())))?;
-    Ok((raw_len, len(&wdl), len(&dtm), t0.elapsed().as_secs_f64()))
+    // SAFETY: the folder's lock is held; retro's writers replace files by rename only.
+    let r = unsafe { replace_raw(raw_path, params, a.wdl_only, true) }.map_err(CliError::other)?;
+    Ok((
+        r.raw_bytes,
+        r.wdl_bytes,
+        r.dtm_bytes,
+        t0.elapsed().as_secs_f64(),
+    ))
 }
 
 /// `retro compress`.

@@ -163,6 +163,92 @@ fn join_bodies(dict: &[u8], parts: Vec<(Vec<u8>, u64)>, blocks: usize) -> (Vec<u
     (index, len)
 }
 
+/// What replacing a raw table by a compressed one left: the bytes of each file.
+#[derive(Clone, Copy, Debug)]
+pub struct Replaced {
+    /// The raw table's bytes (removed).
+    pub raw_bytes: u64,
+    /// The win/draw/loss file's.
+    pub wdl_bytes: u64,
+    /// The distance file's (0 without distances).
+    pub dtm_bytes: u64,
+}
+
+/// Replaces the raw table at `raw_path` by compressed files beside it: verifies the raw table
+/// whole when `check_raw`, compresses it (without distances when `wdl_only`), decodes every
+/// slot of the compressed files and compares it with the raw table, and only then removes the
+/// raw file. On any error the raw table is left in place.
+///
+/// # Safety
+///
+/// As [`Table::open`]: nothing may modify the files in place meanwhile (the folder's lock).
+pub unsafe fn replace_raw(
+    raw_path: &Path,
+    p: Params,
+    wdl_only: bool,
+    check_raw: bool,
+) -> Result<Replaced, TableError> {
+    let [_, wdl, dtm] = crate::any_table::table_files(raw_path);
+    let len = |f: &Path| std::fs::metadata(f).map_or(0, |m| m.len());
+    let raw_bytes = len(raw_path);
+    // SAFETY: the caller's promise, passed on.
+    let raw = unsafe { Table::open(raw_path) }?;
+    if check_raw {
+        raw.verify()?;
+    }
+    let dtm_out = (!wdl_only).then_some(dtm.as_path());
+    compress(&raw, &wdl, dtm_out, p)?;
+    if wdl_only {
+        let _ = std::fs::remove_file(&dtm);
+    }
+    // SAFETY: as above; the files were just renamed into place.
+    let c = unsafe { CompressedTable::open(&wdl, dtm_out) }?;
+    c.verify()?;
+    same_values(&raw, raw_path, &c)?;
+    drop(raw);
+    std::fs::remove_file(raw_path).map_err(|e| TableError::Io(raw_path.to_path_buf(), e))?;
+    if let Some(dir) = raw_path.parent() {
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(Replaced {
+        raw_bytes,
+        wdl_bytes: len(&wdl),
+        dtm_bytes: if wdl_only { 0 } else { len(&dtm) },
+    })
+}
+
+/// Checks that every slot holding a position decodes to the raw table's value (only its
+/// win/draw/loss without distances).
+fn same_values(raw: &Table, raw_path: &Path, c: &CompressedTable) -> Result<(), TableError> {
+    let s = c.block_slots();
+    let class = |v: Value| std::mem::discriminant(&v);
+    for b in 0..c.blocks() {
+        for (i, got) in c.block_values(b)?.into_iter().enumerate() {
+            let slot = b * s + i as u64;
+            let Some(want) = raw.value(slot)? else {
+                continue;
+            };
+            let same = if c.has_distances() {
+                got == want
+            } else {
+                class(got) == class(want)
+            };
+            if !same {
+                return Err(TableError::Corrupt(
+                    raw_path.to_path_buf(),
+                    format!(
+                        "slot {slot}: the compressed table gives {got:?}, the raw one {want:?} \
+                         (raw table kept)"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// An open compressed table: the header, the win/draw/loss file and perhaps the distances.
 pub struct CompressedTable {
     /// The header (of the raw table it was made from).

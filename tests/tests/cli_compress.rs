@@ -261,3 +261,56 @@ fn damaged_compressed_tables_are_errors_never_values() {
          probe, all by verify"
     );
 }
+
+#[test]
+fn solve_compress_writes_the_raw_values_compressed_and_resumes() {
+    let (raw_dir, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (r, d) = (
+        raw_dir.path().to_str().unwrap(),
+        dir.path().to_str().unwrap(),
+    );
+    let o = retro(
+        &["solve", "mill", "--max-stones", "4", "--dir", r, "-q"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let args = [
+        "solve",
+        "mill",
+        "--max-stones",
+        "4",
+        "--dir",
+        d,
+        "--compress",
+        "--json",
+    ];
+    let o = retro(&args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        sector_files(dir.path(), "rtb").is_empty(),
+        "raw tables left"
+    );
+    let raw = raw_codes(raw_dir.path());
+    assert_eq!(raw.len(), 4);
+    for (stem, codes) in &raw {
+        let name = stem.file_name().unwrap();
+        let folder = sector_files(dir.path(), "rtbw")[0]
+            .parent()
+            .unwrap()
+            .to_path_buf();
+        let base = folder.join(name);
+        let t = open_compressed(
+            &base.with_extension("rtbw"),
+            Some(&base.with_extension("rtbd")),
+        )
+        .unwrap();
+        compare(&t, codes, true);
+    }
+    // Run again: every sector is kept.
+    let o = retro(&args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let sectors = v["sectors"].as_array().unwrap();
+    assert_eq!(sectors.len(), 4);
+    assert!(sectors.iter().all(|s| s["reused"] == true), "{v}");
+}

@@ -14,7 +14,8 @@ use retro_solver::sectors::db::{Db as SectorDb, ProbeError};
 use retro_solver::sectors::retro::Progress;
 use retro_solver::sectors::rules::SectorRules;
 use retro_solver::sectors::sector::SectorKey;
-use retro_solver::sectors::solve::{solve, SectorReport, SolveObserver};
+use retro_solver::sectors::solve::{solve_with, SectorReport, SolveObserver, SolveOptions};
+use retro_tables::compressed_table::{Params, Replaced};
 use retro_tables::lock::FolderLock;
 use retro_tables::TableError;
 use serde_json::{json, Value as Json};
@@ -89,6 +90,16 @@ impl SolveObserver for Bars {
     fn rebuilding(&self, why: &ProbeError) {
         self.overall.suspend(|| eprintln!("rebuilding: {why}"));
     }
+    fn compressed(&self, key: SectorKey, r: &Replaced) {
+        if !self.quiet {
+            self.overall.suspend(|| {
+                eprintln!(
+                    "compressed {key}: {} bytes raw -> {} win/draw/loss + {} distances",
+                    r.raw_bytes, r.wdl_bytes, r.dtm_bytes
+                )
+            });
+        }
+    }
 }
 
 /// Options of `retro solve`.
@@ -105,6 +116,8 @@ pub struct SolveOpts {
     pub dry_run: bool,
     /// Wait for another solve of the same folder instead of refusing.
     pub wait: bool,
+    /// Compress tables as the solve goes.
+    pub compress: bool,
 }
 
 /// Takes the lock of a table folder for the length of a solve: refused while another solve
@@ -189,7 +202,12 @@ pub fn run_solve<R: SectorRules>(
     let bars = Bars::new(quiet || as_json);
     let start = Instant::now();
     let reports = pool
-        .install(|| solve(db, targets, &bars))
+        .install(|| {
+            let options = SolveOptions {
+                compress: opts.compress.then(Params::default),
+            };
+            solve_with(db, targets, &bars, options)
+        })
         .map_err(|e| match e {
             retro_solver::sectors::solve::SolveError::Unsupported(_) => CliError::input(e),
             other => CliError::other(other),
@@ -263,6 +281,7 @@ pub fn run(a: &SolveArgs) -> Result<(), CliError> {
         quiet: a.quiet,
         dry_run: a.dry_run,
         wait: a.wait,
+        compress: a.compress,
     };
     match a.game {
         GameKind::Mill => mill::solve(&a.rules, &a.dir, &a.sectors, &opts),

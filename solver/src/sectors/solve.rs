@@ -4,8 +4,10 @@ use crate::sectors::db::{Db, ProbeError};
 use crate::sectors::retro::{count, solve_unit, Counts, Progress};
 use crate::sectors::rules::SectorRules;
 use crate::sectors::sector::{plan, SectorKey};
+use retro_tables::compressed_table::{replace_raw, Params, Replaced};
 use retro_tables::sector_table::{self, Header};
 use retro_tables::TableError;
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::Instant;
 
@@ -66,6 +68,16 @@ pub trait SolveObserver: Progress {
     fn sector_done(&self, report: &SectorReport);
     /// An existing table is rebuilt because it failed its checks (`why` names the file).
     fn rebuilding(&self, _why: &ProbeError) {}
+    /// A sector's raw table was replaced by compressed files (no unit left needs it raw).
+    fn compressed(&self, _key: SectorKey, _r: &Replaced) {}
+}
+
+/// How a solve writes its tables.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolveOptions {
+    /// Compress each sector's table (`.rtbw` + `.rtbd`) as soon as no unit left to solve reads
+    /// it, so that raw tables live only while they are needed.
+    pub compress: Option<Params>,
 }
 
 impl SolveObserver for () {
@@ -146,6 +158,16 @@ pub fn solve<R: SectorRules>(
     targets: &[SectorKey],
     observer: &dyn SolveObserver,
 ) -> Result<Vec<SectorReport>, SolveError> {
+    solve_with(db, targets, observer, SolveOptions::default())
+}
+
+/// [`solve`], with options (compressing tables as it goes).
+pub fn solve_with<R: SectorRules>(
+    db: &Db<R>,
+    targets: &[SectorKey],
+    observer: &dyn SolveObserver,
+    options: SolveOptions,
+) -> Result<Vec<SectorReport>, SolveError> {
     if let Some(why) = db.rules.unsupported() {
         return Err(SolveError::Unsupported(why));
     }
@@ -157,6 +179,34 @@ pub fn solve<R: SectorRules>(
     written.map_err(|e| SolveError::Table(TableError::Io(db.folder.clone(), e)))?;
     let mut reports = Vec::new();
     let total = units.len();
+    // The last unit that reads each sector's table as a dependency.
+    let mut last_use: HashMap<SectorKey, usize> = HashMap::new();
+    for (i, unit) in units.iter().enumerate() {
+        for &k in unit {
+            for c in db.rules.successors(k) {
+                if !unit.contains(&c) {
+                    last_use.insert(c, i);
+                }
+            }
+        }
+    }
+    let compress_done = |i: usize| -> Result<(), SolveError> {
+        let Some(params) = options.compress else {
+            return Ok(());
+        };
+        for &k in units[..=i].iter().flatten() {
+            let path = db.path(k);
+            if last_use.get(&k).is_some_and(|&j| j > i) || !path.exists() {
+                continue;
+            }
+            db.forget(k);
+            // SAFETY: the solve holds the folder's lock; its tables are replaced by rename.
+            let r =
+                unsafe { replace_raw(&path, params, false, false) }.map_err(SolveError::Table)?;
+            observer.compressed(k, &r);
+        }
+        Ok(())
+    };
     for (i, unit) in units.iter().enumerate() {
         let existing = unit
             .iter()
@@ -196,6 +246,7 @@ pub fn solve<R: SectorRules>(
                 observer.sector_done(&r);
                 reports.push(r);
             }
+            compress_done(i)?;
             continue;
         }
         let slots: u64 = unit
@@ -224,6 +275,7 @@ pub fn solve<R: SectorRules>(
             observer.sector_done(&r);
             reports.push(r);
         }
+        compress_done(i)?;
     }
     Ok(reports)
 }
