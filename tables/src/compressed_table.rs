@@ -503,55 +503,20 @@ impl CompressedTable {
     }
 
     /// Checks both files whole: every block's checksum, every block decodes to what its slots
-    /// need, the decoded counts, and every distance within the header's longest (which the
-    /// longest found must equal).
+    /// need ([`CompressedTable::block_values`]), the decoded counts, and the longest distances
+    /// found equal the header's.
     pub fn verify(&self) -> Result<(), TableError> {
         self.wdl.mapped().check_all(&|_, _| Ok(()))?;
         if let Some(dtm) = &self.dtm {
             dtm.mapped().check_all(&|_, _| Ok(()))?;
         }
-        let s = self.wdl.layout().block_slots as u64;
-        let (mut wins, mut losses) = (0u64, 0u64);
-        let (mut lw, mut ll) = (0u16, 0u16);
-        for b in 0..self.wdl.layout().blocks {
-            let packed = self.wdl.with_block(b, |p| Ok(p.to_vec()))?;
-            if packed.len() != self.wdl_block_bytes(b) {
-                return Err(
-                    self.corrupt_wdl(format!("block {b} decodes to {} bytes", packed.len()))
-                );
-            }
-            let n = (self.header.slots - b * s).min(s) as usize;
-            let syms: Vec<u8> = (0..n).map(|j| unpack_at(&packed, j)).collect();
-            if syms.contains(&3) {
-                return Err(self.corrupt_wdl(format!("block {b}: symbol 3")));
-            }
-            wins += syms.iter().filter(|&&x| x == SYM_WIN).count() as u64;
-            losses += syms.iter().filter(|&&x| x == SYM_LOSS).count() as u64;
-            let Some(dtm) = &self.dtm else {
-                continue;
-            };
-            let corrupt = |m: String| TableError::Corrupt(dtm.mapped().path().to_path_buf(), m);
-            let ds = dtm.layout().block_slots as usize;
-            for (k, part) in syms.chunks(ds).enumerate() {
-                let db = b * (s / ds as u64) + k as u64;
-                let list = dtm.with_block(db, |bytes| {
-                    distances(bytes)
-                        .ok_or_else(|| corrupt(format!("block {db}: a distance cut short")))
-                })?;
-                let decided: Vec<u8> = part.iter().copied().filter(|&x| x != SYM_DRAW).collect();
-                if list.len() != decided.len() {
-                    return Err(corrupt(format!(
-                        "block {db} holds {} distances for {} decided slots",
-                        list.len(),
-                        decided.len()
-                    )));
-                }
-                for (&sym, &h) in decided.iter().zip(&list) {
-                    if sym == SYM_WIN {
-                        lw = lw.max((2 * h as u32 + 1).min(u16::MAX as u32) as u16);
-                    } else {
-                        ll = ll.max((2 * h as u32).min(u16::MAX as u32) as u16);
-                    }
+        let (mut wins, mut losses, mut lw, mut ll) = (0u64, 0u64, 0u16, 0u16);
+        for b in 0..self.blocks() {
+            for v in self.block_values(b)? {
+                match v {
+                    Value::Win(d) => (wins, lw) = (wins + 1, lw.max(d)),
+                    Value::Loss(d) => (losses, ll) = (losses + 1, ll.max(d)),
+                    Value::Draw => {}
                 }
             }
         }
