@@ -113,7 +113,8 @@ decoded slot by slot and compared with the raw table, and only then is the raw f
 killed run resumes: raw tables still there are done again. Every command reads raw and compressed \
 tables alike.\n\n\
 --wdl-only writes (or, for tables compressed already, keeps) only the win/draw/loss files, a \
-fraction of the size: probes then give win, draw or loss without distances. Examples:\n  \
+fraction of the size: they know win, draw or loss but no distances, and `analyse` and `play`, \
+which show distances, then say the distances are missing. Examples:\n  \
 retro compress --dir databases\n  retro compress --dir databases --wdl-only --json"
     )]
     Compress(CompressArgs),
