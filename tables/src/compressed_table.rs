@@ -203,8 +203,7 @@ pub unsafe fn replace_raw(
     }
     // SAFETY: as above; the files were just renamed into place.
     let c = unsafe { CompressedTable::open(&wdl, dtm_out) }?;
-    c.verify()?;
-    same_values(&raw, raw_path, &c)?;
+    c.verify_with(|slot, got| same_value(&raw, raw_path, c.has_distances(), slot, got))?;
     drop(raw);
     std::fs::remove_file(raw_path).map_err(|e| TableError::Io(raw_path.to_path_buf(), e))?;
     if let Some(dir) = raw_path.parent() {
@@ -219,32 +218,31 @@ pub unsafe fn replace_raw(
     })
 }
 
-/// Checks that every slot holding a position decodes to the raw table's value (only its
+/// Checks that a slot holding a position decodes to the raw table's value (only its
 /// win/draw/loss without distances).
-fn same_values(raw: &Table, raw_path: &Path, c: &CompressedTable) -> Result<(), TableError> {
-    let s = c.block_slots();
-    let class = |v: Value| std::mem::discriminant(&v);
-    for b in 0..c.blocks() {
-        for (i, got) in c.block_values(b)?.into_iter().enumerate() {
-            let slot = b * s + i as u64;
-            let Some(want) = raw.value(slot)? else {
-                continue;
-            };
-            let same = if c.has_distances() {
-                got == want
-            } else {
-                class(got) == class(want)
-            };
-            if !same {
-                return Err(TableError::Corrupt(
-                    raw_path.to_path_buf(),
-                    format!(
-                        "slot {slot}: the compressed table gives {got:?}, the raw one {want:?} \
-                         (raw table kept)"
-                    ),
-                ));
-            }
-        }
+fn same_value(
+    raw: &Table,
+    raw_path: &Path,
+    distances: bool,
+    slot: u64,
+    got: Value,
+) -> Result<(), TableError> {
+    let Some(want) = raw.value(slot)? else {
+        return Ok(());
+    };
+    let same = if distances {
+        got == want
+    } else {
+        std::mem::discriminant(&got) == std::mem::discriminant(&want)
+    };
+    if !same {
+        return Err(TableError::Corrupt(
+            raw_path.to_path_buf(),
+            format!(
+                "slot {slot}: the compressed table gives {got:?}, the raw one {want:?} (raw \
+                 table kept)"
+            ),
+        ));
     }
     Ok(())
 }
@@ -506,13 +504,23 @@ impl CompressedTable {
     /// need ([`CompressedTable::block_values`]), the decoded counts, and the longest distances
     /// found equal the header's.
     pub fn verify(&self) -> Result<(), TableError> {
+        self.verify_with(|_, _| Ok(()))
+    }
+
+    /// [`CompressedTable::verify`], handing every slot's decoded value to `each` on the way
+    /// (one decoding pass for a check against another copy).
+    pub fn verify_with(
+        &self,
+        mut each: impl FnMut(u64, Value) -> Result<(), TableError>,
+    ) -> Result<(), TableError> {
         self.wdl.mapped().check_all(&|_, _| Ok(()))?;
         if let Some(dtm) = &self.dtm {
             dtm.mapped().check_all(&|_, _| Ok(()))?;
         }
         let (mut wins, mut losses, mut lw, mut ll) = (0u64, 0u64, 0u16, 0u16);
         for b in 0..self.blocks() {
-            for v in self.block_values(b)? {
+            for (i, v) in self.block_values(b)?.into_iter().enumerate() {
+                each(b * self.block_slots() + i as u64, v)?;
                 match v {
                     Value::Win(d) => (wins, lw) = (wins + 1, lw.max(d)),
                     Value::Loss(d) => (losses, ll) = (losses + 1, ll.max(d)),
