@@ -343,11 +343,7 @@ impl CompressedTable {
         let s = self.wdl.layout().block_slots as u64;
         let (b, i) = (slot / s, (slot % s) as usize);
         self.wdl.with_block(b, |packed| {
-            if packed.len() != self.wdl_block_bytes(b) {
-                return Err(
-                    self.corrupt_wdl(format!("block {b} decodes to {} bytes", packed.len()))
-                );
-            }
+            self.check_len(b, packed)?;
             match unpack_at(packed, i) {
                 3 => Err(self.corrupt_wdl(format!("block {b}: symbol 3"))),
                 x => Ok(Some(x)),
@@ -359,9 +355,41 @@ impl CompressedTable {
         TableError::Corrupt(self.wdl.mapped().path().to_path_buf(), m)
     }
 
-    fn wdl_block_bytes(&self, b: u64) -> usize {
+    /// Checks that win/draw/loss block `b` decoded to the bytes its slots need.
+    fn check_len(&self, b: u64, packed: &[u8]) -> Result<(), TableError> {
         let s = self.wdl.layout().block_slots as u64;
-        ((self.header.slots - b * s).min(s) as usize).div_ceil(4)
+        let want = ((self.header.slots - b * s).min(s) as usize).div_ceil(4);
+        if packed.len() != want {
+            return Err(self.corrupt_wdl(format!("block {b} decodes to {} bytes", packed.len())));
+        }
+        Ok(())
+    }
+
+    /// The value of a decided symbol whose distance is stored as `half` (`d >> 1`), checked
+    /// against the header's longest win or loss (`at` says where, for the error).
+    fn decided(&self, sym: u8, half: u16, at: &str) -> Result<Value, TableError> {
+        let (d, longest) = if sym == SYM_WIN {
+            (2 * half as u32 + 1, self.header.longest_win)
+        } else {
+            (2 * half as u32, self.header.longest_loss)
+        };
+        if d > longest as u32 {
+            let path = self
+                .dtm
+                .as_ref()
+                .map_or(self.wdl.mapped(), |f| f.mapped())
+                .path();
+            return Err(TableError::Corrupt(
+                path.to_path_buf(),
+                format!("{at}: a distance of {d} plies, beyond the header's {longest}"),
+            ));
+        }
+        let d = d as u16;
+        Ok(if sym == SYM_WIN {
+            Value::Win(d)
+        } else {
+            Value::Loss(d)
+        })
     }
 
     /// The value of a slot with its distance (`None` out of range; a wasted slot gives some
@@ -380,11 +408,7 @@ impl CompressedTable {
         let ds = dtm.layout().block_slots as u64;
         let (b, i) = (slot / s, (slot % s) as usize);
         let (sym, rank) = self.wdl.with_block(b, |packed| {
-            if packed.len() != self.wdl_block_bytes(b) {
-                return Err(
-                    self.corrupt_wdl(format!("block {b} decodes to {} bytes", packed.len()))
-                );
-            }
+            self.check_len(b, packed)?;
             let sym = unpack_at(packed, i);
             let first = i - i % ds as usize;
             Ok((
@@ -404,23 +428,7 @@ impl CompressedTable {
                 })
             })?,
         };
-        let (d, longest) = if sym == SYM_WIN {
-            (2 * half as u32 + 1, self.header.longest_win)
-        } else {
-            (2 * half as u32, self.header.longest_loss)
-        };
-        if d > longest as u32 {
-            return Err(TableError::Corrupt(
-                dtm.mapped().path().to_path_buf(),
-                format!("slot {slot}: a distance of {d} plies, beyond the header's {longest}"),
-            ));
-        }
-        let d = d as u16;
-        Ok(Some(if sym == SYM_WIN {
-            Value::Win(d)
-        } else {
-            Value::Loss(d)
-        }))
+        Ok(Some(self.decided(sym, half, &format!("slot {slot}"))?))
     }
 
     /// Win/draw/loss blocks.
@@ -442,9 +450,7 @@ impl CompressedTable {
             return Err(self.corrupt_wdl(format!("block {b} of {}", self.blocks())));
         }
         let packed = self.wdl.with_block(b, |p| Ok(p.to_vec()))?;
-        if packed.len() != self.wdl_block_bytes(b) {
-            return Err(self.corrupt_wdl(format!("block {b} decodes to {} bytes", packed.len())));
-        }
+        self.check_len(b, &packed)?;
         let n = (self.header.slots - b * s).min(s) as usize;
         let syms: Vec<u8> = (0..n).map(|j| unpack_at(&packed, j)).collect();
         if syms.contains(&3) {
@@ -471,25 +477,10 @@ impl CompressedTable {
                 out.push(match x {
                     SYM_DRAW => Value::Draw,
                     _ => {
-                        let h = *next
-                            .next()
-                            .ok_or_else(|| corrupt(format!("block {db} holds too few distances")))?
-                            as u32;
-                        let (d, longest) = if x == SYM_WIN {
-                            (2 * h + 1, self.header.longest_win)
-                        } else {
-                            (2 * h, self.header.longest_loss)
-                        };
-                        if d > longest as u32 {
-                            return Err(corrupt(format!(
-                                "block {db}: a distance of {d} plies, beyond the header's {longest}"
-                            )));
-                        }
-                        if x == SYM_WIN {
-                            Value::Win(d as u16)
-                        } else {
-                            Value::Loss(d as u16)
-                        }
+                        let h = *next.next().ok_or_else(|| {
+                            corrupt(format!("block {db} holds too few distances"))
+                        })?;
+                        self.decided(x, h, &format!("block {db}"))?
                     }
                 });
             }

@@ -76,6 +76,17 @@ impl Header {
         self.longest_loss = ll;
     }
 
+    /// The same counts, added up (for tallies made in parallel).
+    fn merge(mut self, o: Header) -> Header {
+        self.wins += o.wins;
+        self.draws += o.draws;
+        self.losses += o.losses;
+        self.wasted += o.wasted;
+        self.longest_win = self.longest_win.max(o.longest_win);
+        self.longest_loss = self.longest_loss.max(o.longest_loss);
+        self
+    }
+
     fn encode(&self) -> [u8; HEADER_SIZE] {
         self.encode_as(ENCODING_U16)
     }
@@ -246,15 +257,7 @@ impl Table {
             part
         })
         .into_iter()
-        .fold(empty(), |mut a, p| {
-            a.wins += p.wins;
-            a.draws += p.draws;
-            a.losses += p.losses;
-            a.wasted += p.wasted;
-            a.longest_win = a.longest_win.max(p.longest_win);
-            a.longest_loss = a.longest_loss.max(p.longest_loss);
-            a
-        });
+        .fold(empty(), Header::merge);
         recount.slots = h.slots;
         if recount != *h {
             return Err(TableError::Corrupt(
