@@ -118,6 +118,38 @@ which show distances, then say the distances are missing. Examples:\n  \
 retro compress --dir databases\n  retro compress --dir databases --wdl-only --json"
     )]
     Compress(CompressArgs),
+    /// Print random positions drawn from the tables under a directory (FEN lines).
+    #[command(
+        long_about = "Print random positions drawn from the sector tables under a directory, one FEN \
+per line: the same count from each table found (Mill: every sector of the variant, placement \
+included; Dara: the moving-phase endgames), each a uniformly chosen slot that holds a legal \
+position. The same --seed gives the same positions. Made for benchmarks and cross-checks: pipe \
+it into `retro analyse --batch -`, or compare the answers of two table folders. Examples:\n  \
+retro sample mill --dir databases --count 100000 > sample.txt\n  \
+retro sample mill --sector 6,6,0,0 --count 1000 | retro analyse mill --batch - > out.jsonl"
+    )]
+    Sample(SampleArgs),
+}
+
+/// The arguments of `retro sample`.
+#[derive(Args)]
+pub struct SampleArgs {
+    /// The game (mill or dara: the games with sector tables).
+    pub game: GameKind,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Where the tables are.
+    #[arg(long, default_value = "databases")]
+    pub dir: PathBuf,
+    /// How many positions in all, spread evenly over the tables.
+    #[arg(long, default_value_t = 1000)]
+    pub count: u64,
+    /// Seed of the pseudo-random choice.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Only from this sector, W,B,WF,BF as in the table names (repeatable).
+    #[arg(long)]
+    pub sector: Vec<String>,
 }
 
 /// The arguments of `retro compress`.

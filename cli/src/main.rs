@@ -1,7 +1,7 @@
 //! `retro`: solve, analyse and benchmark Mill games, Dara and Ô Ăn Quan from the command line.
 //!
 //! One module per command (`variants`, `moves`, `perft`, `solve`, `analyse`, `play`, `verify`,
-//! `bench`, `compress`), each with a `run` that hands the arguments to the game's code; `args` is the
+//! `bench`, `compress`, `sample`), each with a `run` that hands the arguments to the game's code; `args` is the
 //! command line, `games` the per-game setup they share, `referee` the game records of `play`
 //! and `analyse --moves`, `output` the shared printing helpers.
 
@@ -16,6 +16,7 @@ mod output;
 mod perft;
 mod play;
 mod referee;
+mod sample;
 mod solve;
 mod variants;
 mod verify;
@@ -36,6 +37,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Verify(a) => verify::run(&a.dir, a.json),
         Command::Bench(a) => bench::bench(!a.no_bulk, a.threads, a.json),
         Command::Compress(a) => compress::run(&a),
+        Command::Sample(a) => sample::run(&a),
     }
 }
 

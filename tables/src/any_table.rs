@@ -3,8 +3,9 @@
 
 use crate::compressed_table::CompressedTable;
 use crate::format::TableError;
+use crate::packed::{SYM_LOSS, SYM_WIN};
 use crate::sector_table::{Header, Table};
-use crate::value::{Value, WASTED};
+use crate::value::{Value, Wdl, WASTED};
 use std::path::{Path, PathBuf};
 
 /// The three files a sector table may have: raw, win/draw/loss, distances.
@@ -70,6 +71,20 @@ impl AnyTable {
         match self {
             AnyTable::Raw(t) => t.value(slot),
             AnyTable::Compressed(t) => t.value(slot),
+        }
+    }
+
+    /// The win/draw/loss of a slot, which every table knows (`None` out of range, and for a
+    /// wasted slot of a raw table).
+    #[inline]
+    pub fn wdl(&self, slot: u64) -> Result<Option<Wdl>, TableError> {
+        match self {
+            AnyTable::Raw(t) => Ok(t.value(slot)?.map(Value::wdl)),
+            AnyTable::Compressed(t) => Ok(t.symbol(slot)?.map(|s| match s {
+                SYM_WIN => Wdl::Win,
+                SYM_LOSS => Wdl::Loss,
+                _ => Wdl::Draw,
+            })),
         }
     }
 

@@ -396,9 +396,8 @@ impl CompressedTable {
     /// value). An error when the table has no distances or a block fails its checks.
     pub fn value(&self, slot: u64) -> Result<Option<Value>, TableError> {
         let Some(dtm) = &self.dtm else {
-            return Err(TableError::Mismatch(
+            return Err(TableError::NoDistances(
                 self.wdl.mapped().path().to_path_buf(),
-                "a win/draw/loss table without distances".into(),
             ));
         };
         if slot >= self.header.slots {

@@ -49,6 +49,8 @@ pub enum TableError {
     Mismatch(PathBuf, String),
     /// Another process holds the lock of a table folder (the lock file).
     Busy(PathBuf),
+    /// A distance was asked of a win/draw/loss table (compressed with `--wdl-only`).
+    NoDistances(PathBuf),
 }
 
 impl fmt::Display for TableError {
@@ -61,6 +63,12 @@ impl fmt::Display for TableError {
                 f,
                 "another solve is writing into {} (it holds {})",
                 p.parent().unwrap_or(p).display(),
+                p.display()
+            ),
+            TableError::NoDistances(p) => write!(
+                f,
+                "{}: a win/draw/loss table without distances (compressed with --wdl-only): \
+                 this needs the distances (the .rtbd file beside it)",
                 p.display()
             ),
         }

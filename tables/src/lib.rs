@@ -46,4 +46,4 @@ pub use format::{TableError, GAME_DARA, GAME_MILL, GAME_OAQ};
 pub use oaq_table::{OaqHeader, OaqTable};
 pub use sector_key::SectorKey;
 pub use sector_table::{Header, Table};
-pub use value::Value;
+pub use value::{Value, Wdl};

@@ -91,4 +91,44 @@ impl Value {
             Value::Loss(d) => -100_000 + d as i32,
         }
     }
+
+    /// The result without the distance.
+    pub const fn wdl(self) -> Wdl {
+        match self {
+            Value::Win(_) => Wdl::Win,
+            Value::Draw => Wdl::Draw,
+            Value::Loss(_) => Wdl::Loss,
+        }
+    }
+}
+
+/// A result without a distance: what a win/draw/loss table (`--wdl-only`) knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Wdl {
+    /// The side to move loses.
+    Loss,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move wins.
+    Win,
+}
+
+impl Wdl {
+    /// The result of the position before a move that leads to a position of this result.
+    pub const fn parent(self) -> Wdl {
+        match self {
+            Wdl::Loss => Wdl::Win,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Win => Wdl::Loss,
+        }
+    }
+
+    /// `"win"`, `"draw"` or `"loss"`.
+    pub const fn result(self) -> &'static str {
+        match self {
+            Wdl::Win => "win",
+            Wdl::Draw => "draw",
+            Wdl::Loss => "loss",
+        }
+    }
 }

@@ -92,7 +92,7 @@ impl From<TableError> for VerifyError {
         let kind = match e {
             TableError::Io(..) | TableError::Busy(_) => VerifyKind::Io,
             TableError::Corrupt(..) => VerifyKind::Corrupt,
-            TableError::Mismatch(..) => VerifyKind::Mismatch,
+            TableError::Mismatch(..) | TableError::NoDistances(_) => VerifyKind::Mismatch,
         };
         VerifyError {
             kind,

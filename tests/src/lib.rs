@@ -31,20 +31,21 @@ pub fn retro(args: &[&str], stdin: Option<&str>) -> Output {
     cmd.stdout(std::process::Stdio::piped());
     cmd.stderr(std::process::Stdio::piped());
     let mut child = cmd.spawn().expect("spawn retro");
-    if let Some(input) = stdin {
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.unwrap_or("").to_string();
+    // Written from a thread while the output is read: a big input and a big output would
+    // otherwise fill both pipes and wait on each other forever.
+    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("retro output");
+    if let Err(e) = writer.join().expect("stdin writer") {
         // retro may exit before reading its input (a bad argument): a broken pipe is fine.
-        let written = child.stdin.take().unwrap().write_all(input.as_bytes());
-        if let Err(e) = written {
-            assert_eq!(
-                e.kind(),
-                std::io::ErrorKind::BrokenPipe,
-                "writing stdin: {e}"
-            );
-        }
-    } else {
-        drop(child.stdin.take());
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::BrokenPipe,
+            "writing stdin: {e}"
+        );
     }
-    child.wait_with_output().expect("retro output")
+    out
 }
 
 /// A scratch directory with a Mill variant solved whole (`retro solve mill --variant V -q`).

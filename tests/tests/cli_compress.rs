@@ -93,13 +93,42 @@ fn analyse_all(d: &str) -> Vec<String> {
             "WW.W../....../BB.B../....../...... w 0 0",
         ],
     ];
-    runs.iter()
+    let mut out: Vec<String> = runs
+        .iter()
         .map(|args| {
             let o = retro(args, None);
             assert!(o.status.success(), "{args:?}: {}", stderr(&o));
             stdout(&o)
         })
-        .collect()
+        .collect();
+    // Random positions of every table, every move of each probed (`analyse --batch`).
+    for (game, variant, count) in [("mill", "six-mens-morris", "4000"), ("dara", "", "600")] {
+        let mut args = vec!["sample", game, "--dir", d, "--count", count];
+        if !variant.is_empty() {
+            args.extend(["--variant", variant]);
+        }
+        let sample = retro(&args, None);
+        assert!(sample.status.success(), "{}", stderr(&sample));
+        let fens = stdout(&sample);
+        assert!(fens.lines().count() > 100, "{fens}");
+        // A file, not stdin: a pipe both ways would fill up while the other end waits.
+        let file = Path::new(d).join(format!("{game}.fens"));
+        std::fs::write(&file, &fens).unwrap();
+        let file = file.to_str().unwrap().to_string();
+        args[0] = "analyse";
+        args.truncate(4);
+        args.extend(["--batch", &file]);
+        if !variant.is_empty() {
+            args.extend(["--variant", variant]);
+        }
+        let o = retro(&args, None);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let answers = stdout(&o);
+        assert_eq!(answers.lines().count(), fens.lines().count());
+        assert!(!answers.contains("\"error\""), "{answers}");
+        out.push(answers);
+    }
+    out
 }
 
 #[test]
@@ -182,6 +211,40 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
             "--dir",
             d,
             "--json",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The same results, every move's too, and no distances.
+    let wdl_only: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let full: serde_json::Value = serde_json::from_str(&before[0]).unwrap();
+    assert_eq!(wdl_only["distances"], false);
+    assert_eq!(wdl_only["result"], full["result"]);
+    assert!(wdl_only["plies"].is_null());
+    let results = |a: &serde_json::Value| -> Vec<(String, String)> {
+        a["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["move"].to_string(), m["result"].to_string()))
+            .collect()
+    };
+    assert_eq!(results(&wdl_only), results(&full));
+    assert!(wdl_only["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["plies"].is_null()));
+    // Whatever needs distances says so.
+    let o = retro(
+        &[
+            "analyse",
+            "mill",
+            "--variant",
+            "six-mens-morris",
+            "--dir",
+            d,
+            "--pv",
         ],
         None,
     );

@@ -8,7 +8,7 @@ use retro_engine::mill::{Mill, Position};
 use retro_solver::mill::sectors::start_sector;
 use retro_solver::mill::Db;
 use retro_solver::sectors::db::ProbeError;
-use retro_tables::value::Value;
+use retro_tables::value::{Value, Wdl};
 use serde_json::{json, Value as Json};
 use std::path::Path;
 use std::time::Instant;
@@ -63,8 +63,52 @@ fn move_value(db: &Db, p: &Position, q: &Position) -> Result<Value, ProbeError> 
     Ok(db.value(q)?.parent())
 }
 
+/// The result of a move for the side that makes it, from any table (distances or not).
+fn move_wdl(db: &Db, p: &Position, q: &Position) -> Result<Wdl, ProbeError> {
+    if q.side == p.side {
+        return Ok(match db.game().outcome(q) {
+            Some(o) if o.loser != p.side => Wdl::Win,
+            Some(_) => Wdl::Loss,
+            None => db.wdl(q)?,
+        });
+    }
+    Ok(db.wdl(q)?.parent())
+}
+
 /// The analysis of a Mill position from the tables: value, every move's value, best moves.
+/// Tables without distances (`--wdl-only`) give results alone ("distances": false), and no
+/// principal variation (a line that keeps a won result need not make progress).
 pub fn analyse_json(db: &Db, p: &Position, pv: bool) -> Result<Json, ProbeError> {
+    match analyse_values(db, p, pv) {
+        Err(e) if e.no_distances() && !pv => analyse_wdl(db, p),
+        r => r,
+    }
+}
+
+/// [`analyse_json`] from win/draw/loss alone.
+fn analyse_wdl(db: &Db, p: &Position) -> Result<Json, ProbeError> {
+    let m: &Mill = db.game();
+    let v = db.wdl(p)?;
+    let mut moves = Vec::new();
+    m.moves(p, &mut moves);
+    let mut scored = Vec::new();
+    for (mv, q) in &moves {
+        scored.push((m.format_move(mv), move_wdl(db, p, q)?));
+    }
+    let top = scored.iter().map(|(_, w)| *w).max();
+    Ok(json!({
+        "fen": m.format_fen(p),
+        "result": v.result(),
+        "plies": null,
+        "distances": false,
+        "best": scored.iter().filter(|(_, w)| Some(*w) == top).map(|(t, _)| t).collect::<Vec<_>>(),
+        "moves": scored.iter().map(|(t, w)| json!({"move": t, "result": w.result(), "plies": null}))
+            .collect::<Vec<_>>(),
+    }))
+}
+
+/// [`analyse_json`] with distances.
+fn analyse_values(db: &Db, p: &Position, pv: bool) -> Result<Json, ProbeError> {
     let m: &Mill = db.game();
     let v = db.value(p)?;
     let mut moves = Vec::new();
@@ -168,7 +212,8 @@ pub fn analyse(
         Some(rec) => crate::referee::record_json(rec, analyse)?,
         None => analyse(&p)?,
     };
-    if (opts.removal || played.is_some()) && out["game_over"].is_null() {
+    let distances = out["distances"] != json!(false);
+    if (opts.removal || (played.is_some() && distances)) && out["game_over"].is_null() {
         let v = db
             .value(&p)
             .map_err(|e| probe_err(&db, rules.mill_variant(), dir, e))?;
@@ -178,14 +223,16 @@ pub fn analyse(
     if let (Some(rec), true) = (&played, opts.annotate) {
         // Positions no table holds (a missing sector, a removal pending) have no annotation;
         // a table that cannot be read is an error, not a missing annotation.
-        let known = |r: Result<Value, ProbeError>| match r {
+        let known = |r: Result<Value, ProbeError>, w: &dyn Fn() -> Result<Wdl, ProbeError>| match r
+        {
             Ok(v) => Ok(Some(json!({"result": v.result(), "plies": v.plies()}))),
             Err(ProbeError::Missing { .. } | ProbeError::RemovalPending) => Ok(None),
+            Err(e) if e.no_distances() => Ok(Some(json!({"result": w()?.result(), "plies": null}))),
             Err(e) => Err(e),
         };
         let judge = |p: &Position, q: &Position| {
-            let before = known(db.value(p))?;
-            let after = known(move_value(&db, p, q))?;
+            let before = known(db.value(p), &|| db.wdl(p))?;
+            let after = known(move_value(&db, p, q), &|| move_wdl(&db, p, q))?;
             let change = before
                 .as_ref()
                 .zip(after.as_ref())
@@ -236,6 +283,9 @@ pub fn analyse(
             ),
             _ => println!("Next removal: not found within the search budget"),
         }
+    }
+    if !distances {
+        println!("Distances: not in these tables (win/draw/loss only, compressed with --wdl-only)");
     }
     if let Some(best) = out["best"].as_array() {
         let names: Vec<&str> = best.iter().filter_map(|b| b.as_str()).collect();

@@ -4,7 +4,7 @@ use crate::mill::rules::MillRules;
 use crate::sectors::db::{Db, ProbeError};
 use crate::sectors::folded::Folded;
 use retro_engine::mill::{Mill, Position};
-use retro_tables::Value;
+use retro_tables::{Value, Wdl};
 use std::path::Path;
 
 impl Db<MillRules> {
@@ -20,16 +20,33 @@ impl Db<MillRules> {
 
     /// The value of an engine position for its side to move.
     pub fn value(&self, pos: &Position) -> Result<Value, ProbeError> {
+        match self.folded(pos)? {
+            Ok(f) => self.value_folded(&f),
+            Err(over) => Ok(over),
+        }
+    }
+
+    /// The win/draw/loss of an engine position for its side to move (`--wdl-only` tables
+    /// answer it too).
+    pub fn wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
+        match self.folded(pos)? {
+            Ok(f) => self.wdl_folded(&f),
+            Err(over) => Ok(over.wdl()),
+        }
+    }
+
+    /// The position folded for a probe, or the value of a game that is over.
+    fn folded(&self, pos: &Position) -> Result<Result<Folded, Value>, ProbeError> {
         if let Some(over) = self.game().outcome(pos) {
-            return Ok(if over.loser == pos.side {
+            return Ok(Err(if over.loser == pos.side {
                 Value::Loss(0)
             } else {
                 Value::Win(0)
-            });
+            }));
         }
         if pos.pending != [0, 0] || pos.marked != 0 || pos.stalemate_removal {
             return Err(ProbeError::RemovalPending);
         }
-        self.value_folded(&Folded::from_position(pos))
+        Ok(Ok(Folded::from_position(pos)))
     }
 }

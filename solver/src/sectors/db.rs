@@ -8,7 +8,7 @@ use retro_tables::any_table::AnyTable;
 pub use retro_tables::location::fingerprint_hash;
 use retro_tables::location::{profile_folder, sector_file};
 use retro_tables::value::MAX_STORED_DISTANCE;
-use retro_tables::{SectorKey, TableError, Value};
+use retro_tables::{SectorKey, TableError, Value, Wdl};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -47,6 +47,13 @@ pub enum ProbeError {
         /// The distance in plies.
         plies: u16,
     },
+}
+
+impl ProbeError {
+    /// Whether a distance was asked of a win/draw/loss table (`--wdl-only`).
+    pub fn no_distances(&self) -> bool {
+        matches!(self, ProbeError::Table(e) if matches!(**e, TableError::NoDistances(_)))
+    }
 }
 
 impl From<TableError> for ProbeError {
@@ -197,6 +204,23 @@ impl<R: SectorRules> Db<R> {
     /// Forgets a cached table (after it was rewritten).
     pub fn forget(&self, k: SectorKey) {
         self.open.write().expect("table map lock").remove(&k);
+    }
+
+    /// The win/draw/loss of a folded position (side to move first): what every table knows,
+    /// `--wdl-only` ones included.
+    pub fn wdl_folded(&self, f: &Folded) -> Result<Wdl, ProbeError> {
+        if self.rules.lost(f.own.count_ones() as u8, f.own_hand) {
+            return Ok(Wdl::Loss);
+        }
+        if self.rules.lost(f.opp.count_ones() as u8, f.opp_hand) {
+            return Ok(Wdl::Win);
+        }
+        let k = f.key();
+        let t = self.table(k)?;
+        let slot = t.1.index(f.own, f.opp);
+        t.0.wdl(slot)?.ok_or_else(|| {
+            TableError::Corrupt(self.path(k), format!("slot {slot} holds no value")).into()
+        })
     }
 
     /// The value of a folded position (side to move first).

@@ -1,0 +1,143 @@
+//! `retro sample`: random positions drawn from the sector tables under a folder, as FEN lines.
+
+use crate::args::{GameKind, SampleArgs};
+use crate::error::CliError;
+use retro_engine::Color;
+use retro_solver::dara::rules::DaraRules;
+use retro_solver::dara::search::Tables;
+use retro_solver::mill::sectors::start_sector;
+use retro_solver::sectors::db::Db;
+use retro_solver::sectors::folded::Folded;
+use retro_solver::sectors::index::BoardIndex;
+use retro_solver::sectors::rules::SectorRules;
+use retro_solver::sectors::sector::{plan, SectorKey};
+use std::io::Write;
+
+/// Tries per wanted position before a table is given up as holding too few legal ones.
+const TRIES: u64 = 64;
+
+/// A xorshift64 generator: small, fast and the same on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// `retro sample`.
+pub fn run(a: &SampleArgs) -> Result<(), CliError> {
+    let wanted: Vec<SectorKey> = a
+        .sector
+        .iter()
+        .map(|s| {
+            SectorKey::parse(s).ok_or_else(|| {
+                CliError::input(format!(
+                    "bad --sector '{s}': expected W,B,WF,BF (e.g. 6,6,0,0)"
+                ))
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    match a.game {
+        GameKind::Mill => {
+            let m = crate::games::mill::game(&a.rules)?;
+            let start = start_sector(&m.profile);
+            let db = retro_solver::mill::Db::new(m, &a.dir);
+            let keys = plan(&db.rules, &[start]).concat();
+            emit(&db, keys, &wanted, a, |f| {
+                let g = db.game();
+                let mut p = f.to_position(g);
+                if f.own_hand > f.opp_hand {
+                    // Placing: White places first, so with one stone more in hand Black moves.
+                    p.stones = [f.opp, f.own];
+                    p.hand = [f.opp_hand, f.own_hand];
+                    p.side = Color::Black;
+                }
+                let fen = g.format_fen(&p);
+                g.parse_fen(&fen).is_ok().then_some(fen)
+            })
+        }
+        GameKind::Dara => {
+            let g = crate::games::dara::game(&a.rules)?;
+            let db = Db::with_rules(DaraRules { game: g.clone() }, &a.dir);
+            let keys = Tables::open(&db)
+                .sectors()
+                .into_iter()
+                .map(|(w, b)| SectorKey { w, b, wf: 0, bf: 0 })
+                .collect();
+            emit(&db, keys, &wanted, a, |f| {
+                let mut p = g.start();
+                p.stones = [f.own, f.opp];
+                p.hand = [0, 0];
+                p.side = Color::White;
+                let fen = g.format_position(&p);
+                g.parse_position(&fen).is_ok().then_some(fen)
+            })
+        }
+        GameKind::Oaq => Err(CliError::input(
+            "Ô Ăn Quan has no sector tables to sample (its tables are whole games)",
+        )),
+    }
+}
+
+/// Prints `a.count` positions spread over the tables of `keys` that exist (and are in
+/// `wanted`, when it is not empty); `fen` turns a solver position into checked text.
+fn emit<R: SectorRules>(
+    db: &Db<R>,
+    mut keys: Vec<SectorKey>,
+    wanted: &[SectorKey],
+    a: &SampleArgs,
+    fen: impl Fn(&Folded) -> Option<String>,
+) -> Result<(), CliError> {
+    keys.sort();
+    keys.retain(|k| (wanted.is_empty() || wanted.contains(k)) && db.has_table(*k));
+    if let Some(k) = wanted.iter().find(|k| !db.has_table(**k)) {
+        return Err(CliError::input(format!(
+            "no table of sector {},{},{},{} under {}",
+            k.w,
+            k.b,
+            k.wf,
+            k.bf,
+            a.dir.display()
+        )));
+    }
+    if keys.is_empty() {
+        return Err(CliError::input(format!(
+            "no tables under {} for these rules (solve some first: `retro solve`)",
+            a.dir.display()
+        )));
+    }
+    let mut rng = Rng(a.seed.max(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let out = std::io::stdout();
+    let mut out = std::io::BufWriter::new(out.lock());
+    let n = keys.len() as u64;
+    for (i, k) in keys.iter().enumerate() {
+        let want = a.count / n + u64::from((i as u64) < a.count % n);
+        let index = BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize);
+        let (mut got, mut tries) = (0, 0);
+        while got < want && tries < want * TRIES {
+            tries += 1;
+            let Some((own, opp)) = index.unindex(rng.below(index.size())) else {
+                continue;
+            };
+            if !db.rules.valid(own, opp) {
+                continue;
+            }
+            let f = Folded {
+                own,
+                opp,
+                own_hand: k.wf,
+                opp_hand: k.bf,
+            };
+            if let Some(text) = fen(&f) {
+                writeln!(out, "{text}").map_err(|e| CliError::other(format!("stdout: {e}")))?;
+                got += 1;
+            }
+        }
+    }
+    out.flush()
+        .map_err(|e| CliError::other(format!("stdout: {e}")))
+}

@@ -1,0 +1,86 @@
+//! `retro sample`: random legal positions from the tables found, the same for the same seed,
+//! restricted to the sectors asked for; missing tables and games without sector tables are
+//! input errors.
+
+use retro_tests::{retro, stderr, stdout};
+
+fn sample(d: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["sample", "mill", "--dir", d];
+    args.extend(extra);
+    retro(&args, None)
+}
+
+#[test]
+fn samples_are_legal_repeatable_and_where_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = retro(
+        &["solve", "mill", "--max-stones", "4", "--dir", d, "-q"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    let a = sample(d, &["--count", "500"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let fens = stdout(&a);
+    assert_eq!(fens.lines().count(), 500);
+    assert_eq!(stdout(&sample(d, &["--count", "500"])), fens, "same seed");
+    assert_ne!(
+        stdout(&sample(d, &["--count", "500", "--seed", "2"])),
+        fens,
+        "another seed"
+    );
+    // Every table contributes: 3v3 up to 4v4 from both sides to move.
+    let stones = |fen: &str| {
+        let board = fen.split(' ').next().unwrap();
+        (board.matches('O').count(), board.matches('@').count())
+    };
+    let mut seen: Vec<(usize, usize)> = fens.lines().map(stones).collect();
+    seen.sort();
+    seen.dedup();
+    assert!(seen.len() >= 4, "{seen:?}");
+
+    // Each line is a position the tables answer.
+    let file = dir.path().join("sample.txt");
+    std::fs::write(&file, &fens).unwrap();
+    let o = retro(
+        &[
+            "analyse",
+            "mill",
+            "--dir",
+            d,
+            "--batch",
+            file.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let answers = stdout(&o);
+    assert_eq!(answers.lines().count(), 500);
+    assert!(!answers.contains("\"error\""), "{answers}");
+
+    let only = sample(d, &["--count", "50", "--sector", "4,3,0,0"]);
+    assert!(only.status.success(), "{}", stderr(&only));
+    let fens = stdout(&only);
+    assert_eq!(fens.lines().count(), 50);
+    for fen in fens.lines() {
+        let (w, b) = stones(fen);
+        let white = fen.split(' ').nth(1) == Some("w");
+        assert_eq!(if white { (w, b) } else { (b, w) }, (4, 3), "{fen}");
+    }
+
+    for (extra, says) in [
+        (&["--sector", "5,5,0,0"][..], "no table of sector 5,5,0,0"),
+        (&["--sector", "5,x"][..], "bad --sector"),
+    ] {
+        let o = sample(d, extra);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
+    }
+    let o = retro(&["sample", "oaq", "--dir", d], None);
+    assert_eq!(o.status.code(), Some(2));
+    let empty = tempfile::tempdir().unwrap();
+    let o = sample(empty.path().to_str().unwrap(), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no tables"), "{}", stderr(&o));
+}
