@@ -165,7 +165,8 @@ fn dry_run<R: SectorRules>(
             "{}",
             json!({"sectors": rows, "units": f.units, "slots": f.slots, "placing_slots": f.placing,
                    "largest_unit_slots": f.largest, "peak_bytes": f.peak_bytes(),
-                   "disk_bytes": f.disk_bytes()})
+                   "disk_bytes": f.disk_bytes(), "compress_raw_peak_bytes": f.raw_peak,
+                   "compress_peak_bytes": f.compress_peak})
         );
         return Ok(());
     }
@@ -179,9 +180,15 @@ fn dry_run<R: SectorRules>(
         f.largest,
         f.peak_bytes() as f64 / (1u64 << 30) as f64
     );
+    let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+    println!("tables: about {:.1} GiB on disk", gib(f.disk_bytes()));
     println!(
-        "tables: about {:.1} GiB on disk",
-        f.disk_bytes() as f64 / (1u64 << 30) as f64
+        "with --compress: at most {:.1} GiB of raw tables at once (those sectors left to solve \
+         still read, and the unit being written), about {:.1} GiB on disk at the peak with the \
+         compressed tables (estimated at {:.0}% of raw, as measured on nine-mens-morris)",
+        gib(f.raw_peak),
+        gib(f.compress_peak),
+        100.0 * crate::solve::plan::COMPRESSED_SHARE
     );
     Ok(())
 }

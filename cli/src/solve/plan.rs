@@ -5,6 +5,7 @@ use retro_solver::sectors::db::Db as SectorDb;
 use retro_solver::sectors::rules::SectorRules;
 use retro_solver::sectors::sector::SectorKey;
 
+use retro_solver::sectors::sector::disk_peak;
 use retro_solver::sectors::solve::SOLVE_BYTES_PER_SLOT;
 
 /// What solving a set of target sectors takes: the `--dry-run` figures.
@@ -23,11 +24,21 @@ pub struct PlanFigures {
     pub largest: u64,
     /// Per sector: its key, slots and whether its table exists.
     pub rows: Vec<(SectorKey, u64, bool)>,
+    /// Raw table bytes on disk at the peak of a `--compress` solve (tables still read by
+    /// units to come, plus the unit being written).
+    pub raw_peak: u64,
+    /// Bytes on disk at the peak of a `--compress` solve: raw tables as in `raw_peak` and
+    /// the tables compressed so far (estimated at [`COMPRESSED_SHARE`] of their raw size).
+    pub compress_peak: u64,
 }
 
 /// Solver speed measured on the project's 2-core machine over the whole nine-mens-morris game
 /// (README, "Results"): used only to say roughly how long a solve takes.
 const MEASURED_SLOTS_PER_SECOND: f64 = 4.2e6;
+
+/// Compressed size over raw size measured on the nine-mens-morris tables (README, "Results"):
+/// used only to estimate the disk a `--compress` solve needs.
+pub const COMPRESSED_SHARE: f64 = 0.2;
 
 impl PlanFigures {
     /// The plan for `targets` under `db`'s rules.
@@ -49,6 +60,13 @@ impl PlanFigures {
             placing: 0,
             largest: 0,
             rows: Vec::new(),
+            raw_peak: disk_peak(&db.rules, &units, |k| size(&k) * 2, |_| 0),
+            compress_peak: disk_peak(
+                &db.rules,
+                &units,
+                |k| size(&k) * 2,
+                |k| (size(&k) as f64 * 2.0 * COMPRESSED_SHARE) as u64,
+            ),
         };
         for u in &units {
             let mut unit = 0;

@@ -89,3 +89,96 @@ pub fn plan<R: SectorRules + ?Sized>(rules: &R, targets: &[SectorKey]) -> Vec<Un
     }
     units
 }
+
+/// For each sector that another unit reads, the index (in `units`) of the last unit that
+/// reads it: after that unit is solved its table is read no more while solving.
+pub fn last_uses<R: SectorRules + ?Sized>(rules: &R, units: &[Unit]) -> HashMap<SectorKey, usize> {
+    let mut last = HashMap::new();
+    for (i, unit) in units.iter().enumerate() {
+        for &k in unit {
+            for c in rules.successors(k) {
+                if !unit.contains(&c) {
+                    last.insert(c, i);
+                }
+            }
+        }
+    }
+    last
+}
+
+/// The most bytes on disk at once while `units` are solved in order with each table
+/// compressed as soon as no later unit reads it (`retro solve --compress`): the raw tables
+/// still read by units to come, the unit being written, and the tables compressed so far.
+/// `raw_bytes` and `packed_bytes` give a table's raw and compressed sizes (`packed_bytes`
+/// returning 0 gives the raw working set alone).
+pub fn disk_peak<R: SectorRules + ?Sized>(
+    rules: &R,
+    units: &[Unit],
+    raw_bytes: impl Fn(SectorKey) -> u64,
+    packed_bytes: impl Fn(SectorKey) -> u64,
+) -> u64 {
+    let last = last_uses(rules, units);
+    // The tables compressed after each unit: those whose last reader (or own unit) it is.
+    let mut retired: Vec<Vec<SectorKey>> = vec![Vec::new(); units.len()];
+    for (i, unit) in units.iter().enumerate() {
+        for &k in unit {
+            retired[last.get(&k).map_or(i, |&j| j.max(i))].push(k);
+        }
+    }
+    let (mut disk, mut peak) = (0u64, 0u64);
+    for (i, unit) in units.iter().enumerate() {
+        disk += unit.iter().map(|&k| raw_bytes(k)).sum::<u64>();
+        peak = peak.max(disk);
+        for &k in &retired[i] {
+            disk = disk - raw_bytes(k) + packed_bytes(k);
+        }
+    }
+    peak
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mill::rules::MillRules;
+    use crate::mill::sectors::start_sector;
+    use crate::sectors::index::BoardIndex;
+    use retro_engine::mill::{Mill, Profile};
+
+    #[test]
+    fn disk_peak_holds_each_table_once() {
+        for name in ["six-mens-morris", "nine-mens-morris", "lasker-morris"] {
+            let m = Mill::new(Profile::preset(name).unwrap());
+            let start = start_sector(&m.profile);
+            let rules = MillRules::new(m);
+            let units = plan(&rules, &[start]);
+            let size = |k: SectorKey| {
+                BoardIndex::new(rules.shape(), k.w as usize, k.b as usize).size() * 2
+            };
+            let total: u64 = units.iter().flatten().map(|&k| size(k)).sum();
+            let largest = units
+                .iter()
+                .map(|u| u.iter().map(|&k| size(k)).sum::<u64>())
+                .max()
+                .unwrap();
+            // Nothing compressed: every table stays, the peak is all of them.
+            assert_eq!(disk_peak(&rules, &units, size, size), total, "{name}");
+            let raw = disk_peak(&rules, &units, size, |_| 0);
+            assert!(
+                raw >= largest && raw < total / 2,
+                "{name}: {raw} of {total}"
+            );
+            // Compressed tables count, but never more than the raw ones they replace.
+            let packed = disk_peak(&rules, &units, size, |k| size(k) / 5);
+            assert!(raw < packed && packed < total, "{name}: {packed}");
+            // A table read by a later unit is still raw when that unit is solved.
+            let last = last_uses(&rules, &units);
+            for (k, &j) in &last {
+                let own = units.iter().position(|u| u.contains(k)).unwrap();
+                assert!(
+                    own < j,
+                    "{name}: {k} read by unit {j}, solved in unit {own}"
+                );
+            }
+        }
+    }
+}

@@ -7,7 +7,6 @@ use crate::sectors::sector::{plan, SectorKey};
 use retro_tables::compressed_table::{replace_raw, Params, Replaced};
 use retro_tables::sector_table::{self, Header};
 use retro_tables::TableError;
-use std::collections::HashMap;
 use std::path::Path;
 use std::time::Instant;
 
@@ -180,16 +179,7 @@ pub fn solve_with<R: SectorRules>(
     let mut reports = Vec::new();
     let total = units.len();
     // The last unit that reads each sector's table as a dependency.
-    let mut last_use: HashMap<SectorKey, usize> = HashMap::new();
-    for (i, unit) in units.iter().enumerate() {
-        for &k in unit {
-            for c in db.rules.successors(k) {
-                if !unit.contains(&c) {
-                    last_use.insert(c, i);
-                }
-            }
-        }
-    }
+    let last_use = crate::sectors::sector::last_uses(&db.rules, &units);
     let compress_done = |i: usize| -> Result<(), SolveError> {
         let Some(params) = options.compress else {
             return Ok(());
