@@ -8,6 +8,7 @@ use crate::format::{TableError, HEADER_SIZE};
 use crate::mapped::Mapped;
 use std::cell::RefCell;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Coder id of zstd blocks.
 pub const CODER_ZSTD: u32 = 1;
@@ -88,11 +89,38 @@ pub struct BlockFile {
     dict: Option<zstd_safe::DDict<'static>>,
     /// Largest size a block may decode to.
     max_block: usize,
+    /// This process's number for the file (keys the decoded-block cache; never reused).
+    id: u64,
+}
+
+/// Decoded blocks each thread keeps: the children of a position mostly lie in one or two
+/// blocks of their sector, so an analysis decodes each block once instead of once a move.
+const CACHED_BLOCKS: usize = 8;
+
+/// The next [`BlockFile`] number.
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+
+/// A decoded block of the cache.
+struct Cached {
+    /// The file's number (`u64::MAX`: an empty entry).
+    file: u64,
+    block: u64,
+    /// When last used (the cache's clock).
+    used: u64,
+    bytes: Vec<u8>,
+}
+
+/// A thread's decoded blocks, least recently used replaced first.
+struct Cache {
+    clock: u64,
+    entries: Vec<Cached>,
 }
 
 thread_local! {
     /// One decompression context per thread (a context is not shared between threads).
     static DCTX: RefCell<Option<zstd_safe::DCtx<'static>>> = const { RefCell::new(None) };
+    /// The thread's decoded blocks.
+    static CACHE: RefCell<Cache> = const { RefCell::new(Cache { clock: 0, entries: Vec::new() }) };
 }
 
 impl BlockFile {
@@ -110,6 +138,7 @@ impl BlockFile {
             layout,
             dict,
             max_block,
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         })
     }
 
@@ -145,41 +174,73 @@ impl BlockFile {
             .bytes(data + start as usize..data + end as usize, &|_, _| Ok(()))
     }
 
-    /// Decodes block `b` and hands its bytes to `f`.
+    /// Decodes block `b` (or finds it in the thread's cache of decoded blocks) and hands its
+    /// bytes to `f`, which must not call `with_block` itself.
     pub fn with_block<R>(
         &self,
         b: u64,
         f: impl FnOnce(&[u8]) -> Result<R, TableError>,
     ) -> Result<R, TableError> {
+        CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let cache = &mut *cache;
+            cache.clock += 1;
+            let now = cache.clock;
+            let hit = cache
+                .entries
+                .iter()
+                .position(|e| e.file == self.id && e.block == b);
+            let at = match hit {
+                Some(at) => at,
+                None => {
+                    let at = if cache.entries.len() < CACHED_BLOCKS {
+                        cache.entries.push(Cached {
+                            file: u64::MAX,
+                            block: 0,
+                            used: 0,
+                            bytes: Vec::new(),
+                        });
+                        cache.entries.len() - 1
+                    } else {
+                        (0..CACHED_BLOCKS)
+                            .min_by_key(|&i| cache.entries[i].used)
+                            .expect("a full cache")
+                    };
+                    let e = &mut cache.entries[at];
+                    e.file = u64::MAX;
+                    self.decode(b, &mut e.bytes)?;
+                    (e.file, e.block) = (self.id, b);
+                    at
+                }
+            };
+            let e = &mut cache.entries[at];
+            e.used = now;
+            f(&e.bytes)
+        })
+    }
+
+    /// Decodes block `b` into `out`.
+    fn decode(&self, b: u64, out: &mut Vec<u8>) -> Result<(), TableError> {
         let src = self.block_bytes(b)?;
-        thread_local! {
-            static BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-        }
         let n = DCTX.with(|c| {
-            BUF.with(|buf| {
-                let mut ctx = c.borrow_mut();
-                let ctx = ctx.get_or_insert_with(zstd_safe::DCtx::create);
-                let mut buf = buf.borrow_mut();
-                buf.clear();
-                buf.reserve(self.max_block);
-                let r = match &self.dict {
-                    Some(d) => ctx.decompress_using_ddict(&mut *buf, src, d),
-                    None => ctx.decompress(&mut *buf, src),
-                };
-                r.map_err(|code| {
-                    format!(
-                        "block {b} does not decode: {}",
-                        zstd_safe::get_error_name(code)
-                    )
-                })
+            let mut ctx = c.borrow_mut();
+            let ctx = ctx.get_or_insert_with(zstd_safe::DCtx::create);
+            out.clear();
+            out.reserve(self.max_block);
+            let r = match &self.dict {
+                Some(d) => ctx.decompress_using_ddict(&mut *out, src, d),
+                None => ctx.decompress(&mut *out, src),
+            };
+            r.map_err(|code| {
+                format!(
+                    "block {b} does not decode: {}",
+                    zstd_safe::get_error_name(code)
+                )
             })
         });
         let n = n.map_err(|m| self.corrupt(m))?;
-        BUF.with(|buf| {
-            let buf = buf.borrow();
-            debug_assert_eq!(buf.len(), n);
-            f(&buf[..n])
-        })
+        debug_assert_eq!(out.len(), n);
+        Ok(())
     }
 }
 

@@ -366,8 +366,9 @@ impl CompressedTable {
     }
 
     /// The value of a decided symbol whose distance is stored as `half` (`d >> 1`), checked
-    /// against the header's longest win or loss (`at` says where, for the error).
-    fn decided(&self, sym: u8, half: u16, at: &str) -> Result<Value, TableError> {
+    /// against the header's longest win or loss (`at` says where, for the error: built only
+    /// then, as probes are hot).
+    fn decided(&self, sym: u8, half: u16, at: impl Fn() -> String) -> Result<Value, TableError> {
         let (d, longest) = if sym == SYM_WIN {
             (2 * half as u32 + 1, self.header.longest_win)
         } else {
@@ -381,7 +382,10 @@ impl CompressedTable {
                 .path();
             return Err(TableError::Corrupt(
                 path.to_path_buf(),
-                format!("{at}: a distance of {d} plies, beyond the header's {longest}"),
+                format!(
+                    "{}: a distance of {d} plies, beyond the header's {longest}",
+                    at()
+                ),
             ));
         }
         let d = d as u16;
@@ -427,7 +431,7 @@ impl CompressedTable {
                 })
             })?,
         };
-        Ok(Some(self.decided(sym, half, &format!("slot {slot}"))?))
+        Ok(Some(self.decided(sym, half, || format!("slot {slot}"))?))
     }
 
     /// Win/draw/loss blocks.
@@ -479,7 +483,7 @@ impl CompressedTable {
                         let h = *next.next().ok_or_else(|| {
                             corrupt(format!("block {db} holds too few distances"))
                         })?;
-                        self.decided(x, h, &format!("block {db}"))?
+                        self.decided(x, h, || format!("block {db}"))?
                     }
                 });
             }
