@@ -164,6 +164,11 @@ pub struct CompressArgs {
     /// zstd level, 1 (fast) to 22 (smallest).
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(i32).range(1..=22))]
     pub level: i32,
+    /// Slots of a win/draw/loss block, a power of two from 1024 to 65536; distance blocks
+    /// cover a quarter of it. Smaller blocks probe faster and take more room (4096: about
+    /// twice as fast a probe as the default, about 17% larger).
+    #[arg(long, default_value_t = 16384, value_parser = block_slots)]
+    pub block_slots: u32,
     /// Print one JSON object at the end instead of a line per table.
     #[arg(long)]
     pub json: bool,
@@ -436,4 +441,12 @@ pub struct VerifyArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Parses `--block-slots`: a power of two from 1024 to 65536.
+fn block_slots(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(n) if n.is_power_of_two() && (1024..=65536).contains(&n) => Ok(n),
+        _ => Err(format!("{text} is not a power of two from 1024 to 65536")),
+    }
 }

@@ -24,6 +24,8 @@ fn one(raw_path: &Path, a: &CompressArgs) -> Result<(u64, u64, u64, f64), CliErr
     let t0 = Instant::now();
     let params = Params {
         level: a.level,
+        wdl_block: a.block_slots,
+        dtm_block: a.block_slots / 4,
         ..Params::default()
     };
     // SAFETY: the folder's lock is held; retro's writers replace files by rename only.

@@ -266,10 +266,22 @@ fn damaged_compressed_tables_are_errors_never_values() {
     assert!(o.status.success(), "{}", stderr(&o));
     let raw = raw_codes(dir.path());
     let (stem, codes) = raw.iter().next().unwrap();
-    assert!(retro(&["compress", "--dir", d, "-q"], None)
-        .status
-        .success());
+    // Small blocks: more of them, so more index entries and block checks to damage.
+    assert!(retro(
+        &["compress", "--dir", d, "-q", "--block-slots", "1024"],
+        None
+    )
+    .status
+    .success());
     let (wdl, dtm) = (stem.with_extension("rtbw"), stem.with_extension("rtbd"));
+    let t = open_compressed(&wdl, Some(&dtm)).unwrap();
+    assert_eq!(t.block_slots(), 1024);
+    let positions = codes
+        .iter()
+        .filter(|&&c| Value::decode(c).is_some())
+        .count();
+    assert_eq!(compare(&t, codes, true), positions as u64);
+    drop(t);
     let good = [std::fs::read(&wdl).unwrap(), std::fs::read(&dtm).unwrap()];
     let probes: Vec<u64> = (0..codes.len() as u64).step_by(997).collect();
     let mut x = 0x2545_F491_4F6C_DD1Du64;
