@@ -63,7 +63,17 @@ fn get_decoded(b: &[u8]) -> Decoded {
 /// Compresses a raw table into a win/draw/loss file and, given `dtm`, a distance file (each
 /// written atomically).
 pub fn compress(raw: &Table, wdl: &Path, dtm: Option<&Path>, p: Params) -> Result<(), TableError> {
-    let h = &raw.header;
+    compress_codes(&raw.header, &raw.codes()?, wdl, dtm, p)
+}
+
+/// [`compress`] from the header and every slot's code of a raw table.
+fn compress_codes(
+    h: &Header,
+    codes: &[u16],
+    wdl: &Path,
+    dtm: Option<&Path>,
+    p: Params,
+) -> Result<(), TableError> {
     let bad = |m: &str| TableError::Mismatch(wdl.to_path_buf(), m.to_string());
     if !p.wdl_block.is_power_of_two() || !p.dtm_block.is_power_of_two() || p.dtm_block > p.wdl_block
     {
@@ -72,10 +82,10 @@ pub fn compress(raw: &Table, wdl: &Path, dtm: Option<&Path>, p: Params) -> Resul
         ));
     }
     let n = h.slots as usize;
-    let codes: Vec<u16> = (0..h.slots)
-        .map(|s| raw.code(s))
-        .collect::<Result<_, _>>()?;
-    let syms = symbols(&codes, SYM_DRAW);
+    if codes.len() != n {
+        return Err(bad("codes of another table"));
+    }
+    let syms = symbols(codes, SYM_DRAW);
     let decoded = Decoded {
         wins: syms.iter().filter(|&&s| s == SYM_WIN).count() as u64,
         losses: syms.iter().filter(|&&s| s == SYM_LOSS).count() as u64,
@@ -197,14 +207,15 @@ pub unsafe fn replace_raw(
         raw.verify()?;
     }
     let dtm_out = (!wdl_only).then_some(dtm.as_path());
-    compress(&raw, &wdl, dtm_out, p)?;
+    let codes = raw.codes()?;
+    compress_codes(&raw.header, &codes, &wdl, dtm_out, p)?;
+    drop(raw);
     if wdl_only {
         let _ = std::fs::remove_file(&dtm);
     }
     // SAFETY: as above; the files were just renamed into place.
     let c = unsafe { CompressedTable::open(&wdl, dtm_out) }?;
-    c.verify_with(|slot, got| same_value(&raw, raw_path, c.has_distances(), slot, got))?;
-    drop(raw);
+    c.verify_with(|slot, got| same_value(&codes, raw_path, c.has_distances(), slot, got))?;
     std::fs::remove_file(raw_path).map_err(|e| TableError::Io(raw_path.to_path_buf(), e))?;
     if let Some(dir) = raw_path.parent() {
         if let Ok(d) = std::fs::File::open(dir) {
@@ -221,13 +232,13 @@ pub unsafe fn replace_raw(
 /// Checks that a slot holding a position decodes to the raw table's value (only its
 /// win/draw/loss without distances).
 fn same_value(
-    raw: &Table,
+    codes: &[u16],
     raw_path: &Path,
     distances: bool,
     slot: u64,
     got: Value,
 ) -> Result<(), TableError> {
-    let Some(want) = raw.value(slot)? else {
+    let Some(want) = codes.get(slot as usize).and_then(|&c| Value::decode(c)) else {
         return Ok(());
     };
     let same = if distances {
@@ -505,22 +516,32 @@ impl CompressedTable {
     /// (one decoding pass for a check against another copy).
     pub fn verify_with(
         &self,
-        mut each: impl FnMut(u64, Value) -> Result<(), TableError>,
+        each: impl Fn(u64, Value) -> Result<(), TableError> + Sync,
     ) -> Result<(), TableError> {
         self.wdl.mapped().check_all(&|_, _| Ok(()))?;
         if let Some(dtm) = &self.dtm {
             dtm.mapped().check_all(&|_, _| Ok(()))?;
         }
-        let (mut wins, mut losses, mut lw, mut ll) = (0u64, 0u64, 0u16, 0u16);
-        for b in 0..self.blocks() {
-            for (i, v) in self.block_values(b)?.into_iter().enumerate() {
-                each(b * self.block_slots() + i as u64, v)?;
-                match v {
-                    Value::Win(d) => (wins, lw) = (wins + 1, lw.max(d)),
-                    Value::Loss(d) => (losses, ll) = (losses + 1, ll.max(d)),
-                    Value::Draw => {}
+        // Groups of blocks decoded in parallel: (wins, losses, longest win, longest loss).
+        let firsts: Vec<u64> = (0..self.blocks()).step_by(64).collect();
+        let parts = crate::par::map_items(&firsts, |&first| {
+            let (mut wins, mut losses, mut lw, mut ll) = (0u64, 0u64, 0u16, 0u16);
+            for b in first..(first + 64).min(self.blocks()) {
+                for (i, v) in self.block_values(b)?.into_iter().enumerate() {
+                    each(b * self.block_slots() + i as u64, v)?;
+                    match v {
+                        Value::Win(d) => (wins, lw) = (wins + 1, lw.max(d)),
+                        Value::Loss(d) => (losses, ll) = (losses + 1, ll.max(d)),
+                        Value::Draw => {}
+                    }
                 }
             }
+            Ok::<_, TableError>((wins, losses, lw, ll))
+        });
+        let (mut wins, mut losses, mut lw, mut ll) = (0u64, 0u64, 0u16, 0u16);
+        for part in parts {
+            let (w, l, a, b) = part?;
+            (wins, losses, lw, ll) = (wins + w, losses + l, lw.max(a), ll.max(b));
         }
         let found = Decoded { wins, losses };
         if found != self.decoded {
@@ -610,6 +631,7 @@ mod tests {
             crate::sector_table::write(&raw_path, &header, &codes).unwrap();
             // SAFETY: test files are rewritten whole, never changed in place while mapped.
             let raw = unsafe { Table::open(&raw_path) }.unwrap();
+            assert_eq!(raw.codes().unwrap(), codes, "the bulk read");
             let (w, d) = (dir.join("t.rtbw"), dir.join("t.rtbd"));
             compress(&raw, &w, Some(&d), p).unwrap();
             // SAFETY: as above.
