@@ -357,6 +357,8 @@ fn solve_compress_writes_the_raw_values_compressed_and_resumes() {
         "--dir",
         d,
         "--compress",
+        "--compress-level",
+        "1",
         "--json",
     ];
     let o = retro(&args, None);

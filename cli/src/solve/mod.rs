@@ -116,8 +116,8 @@ pub struct SolveOpts {
     pub dry_run: bool,
     /// Wait for another solve of the same folder instead of refusing.
     pub wait: bool,
-    /// Compress tables as the solve goes.
-    pub compress: bool,
+    /// Compress tables as the solve goes, at this zstd level.
+    pub compress: Option<i32>,
 }
 
 /// Takes the lock of a table folder for the length of a solve: refused while another solve
@@ -211,7 +211,10 @@ pub fn run_solve<R: SectorRules>(
     let reports = pool
         .install(|| {
             let options = SolveOptions {
-                compress: opts.compress.then(Params::default),
+                compress: opts.compress.map(|level| Params {
+                    level,
+                    ..Params::default()
+                }),
             };
             solve_with(db, targets, &bars, options)
         })
@@ -288,7 +291,7 @@ pub fn run(a: &SolveArgs) -> Result<(), CliError> {
         quiet: a.quiet,
         dry_run: a.dry_run,
         wait: a.wait,
-        compress: a.compress,
+        compress: a.compress.then_some(a.compress_level),
     };
     match a.game {
         GameKind::Mill => mill::solve(&a.rules, &a.dir, &a.sectors, &opts),
