@@ -349,6 +349,28 @@ fn solve_compress_writes_the_raw_values_compressed_and_resumes() {
         None,
     );
     assert!(o.status.success(), "{}", stderr(&o));
+    // First the 3v3 sector alone, compressed: the 4-stone sectors then read it as a resumed
+    // solve would, through a raw working copy that goes once they are solved.
+    let o = retro(
+        &[
+            "solve",
+            "mill",
+            "--max-stones",
+            "3",
+            "--dir",
+            d,
+            "-q",
+            "--compress",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let first = sector_files(dir.path(), "rtbw");
+    assert_eq!(first.len(), 1);
+    let before = (
+        std::fs::read(&first[0]).unwrap(),
+        std::fs::read(first[0].with_extension("rtbd")).unwrap(),
+    );
     let args = [
         "solve",
         "mill",
@@ -367,6 +389,11 @@ fn solve_compress_writes_the_raw_values_compressed_and_resumes() {
         sector_files(dir.path(), "rtb").is_empty(),
         "raw tables left"
     );
+    let after = (
+        std::fs::read(&first[0]).unwrap(),
+        std::fs::read(first[0].with_extension("rtbd")).unwrap(),
+    );
+    assert!(before == after, "the 3v3 table was compressed again");
     let raw = raw_codes(raw_dir.path());
     assert_eq!(raw.len(), 4);
     for (stem, codes) in &raw {

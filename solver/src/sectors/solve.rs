@@ -4,10 +4,15 @@ use crate::sectors::db::{Db, ProbeError};
 use crate::sectors::retro::{count, solve_unit, Counts, Progress};
 use crate::sectors::rules::SectorRules;
 use crate::sectors::sector::{plan, SectorKey};
+use rayon::prelude::*;
+use retro_tables::any_table::AnyTable;
 use retro_tables::compressed_table::{replace_raw, Params, Replaced};
 use retro_tables::sector_table::{self, Header};
+use retro_tables::value::{Value, WASTED};
 use retro_tables::TableError;
+use std::collections::{BTreeSet, HashSet};
 use std::path::Path;
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// What happened to one sector.
@@ -180,6 +185,8 @@ pub fn solve_with<R: SectorRules>(
     let total = units.len();
     // The last unit that reads each sector's table as a dependency.
     let last_use = crate::sectors::sector::last_uses(&db.rules, &units);
+    // Raw working copies made of compressed dependencies (a resumed `--compress` solve).
+    let restored: Mutex<HashSet<SectorKey>> = Mutex::new(HashSet::new());
     let compress_done = |i: usize| -> Result<(), SolveError> {
         let Some(params) = options.compress else {
             return Ok(());
@@ -190,6 +197,12 @@ pub fn solve_with<R: SectorRules>(
                 continue;
             }
             db.forget(k);
+            if restored.lock().expect("restored lock").remove(&k) {
+                // A working copy: the compressed table it came from is still there.
+                std::fs::remove_file(&path)
+                    .map_err(|e| SolveError::Table(TableError::Io(path.clone(), e)))?;
+                continue;
+            }
             // SAFETY: the solve holds the folder's lock; its tables are replaced by rename.
             let r =
                 unsafe { replace_raw(&path, params, false, false) }.map_err(SolveError::Table)?;
@@ -247,6 +260,22 @@ pub fn solve_with<R: SectorRules>(
             })
             .sum();
         check_resources(db, unit, slots)?;
+        if options.compress.is_some() {
+            // Dependencies left compressed by an earlier run are read raw again: probing
+            // compressed blocks is far slower than the solve's table lookups.
+            let deps: BTreeSet<SectorKey> = unit
+                .iter()
+                .flat_map(|&k| db.rules.successors(k))
+                .filter(|c| {
+                    !unit.contains(c) && !db.rules.lost(c.w, c.wf) && !db.rules.lost(c.b, c.bf)
+                })
+                .collect();
+            for c in deps {
+                if !db.path(c).exists() && db.has_table(c) && restore_raw(db, c)? {
+                    restored.lock().expect("restored lock").insert(c);
+                }
+            }
+        }
         observer.unit_start(unit, slots, i, total);
         let start = Instant::now();
         let solved = solve_unit(db, unit, observer).map_err(SolveError::Probe)?;
@@ -268,6 +297,44 @@ pub fn solve_with<R: SectorRules>(
         compress_done(i)?;
     }
     Ok(reports)
+}
+
+/// Writes a raw working copy of sector `k`'s compressed table beside it: the values decoded,
+/// the wasted slots found again from the index and the rules, so the copy is the raw table the
+/// compressed one was made from; its header must come out equal to the one the compressed
+/// table keeps, else no copy is written and `false` returned (the solve then reads the
+/// compressed table, more slowly).
+fn restore_raw<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<bool, SolveError> {
+    let t = db.table(k).map_err(SolveError::Probe)?;
+    let (AnyTable::Compressed(c), idx) = (&t.0, &t.1) else {
+        return Ok(false);
+    };
+    if !c.has_distances() {
+        return Ok(false);
+    }
+    let per = c.block_slots();
+    let blocks: Vec<Vec<u16>> = (0..c.blocks())
+        .into_par_iter()
+        .map(|b| {
+            let mut codes: Vec<u16> = c.block_values(b)?.into_iter().map(Value::encode).collect();
+            let lo = b * per;
+            idx.for_each(lo, lo + codes.len() as u64, |slot, pos| {
+                if pos.is_none_or(|(own, opp)| !db.rules.valid(own, opp)) {
+                    codes[(slot - lo) as usize] = WASTED;
+                }
+            });
+            Ok(codes)
+        })
+        .collect::<Result<_, TableError>>()
+        .map_err(SolveError::Table)?;
+    let codes = blocks.concat();
+    let h = Header::from_values(db.rules.game_id(), db.fingerprint(), k, &codes);
+    if h != c.header {
+        return Ok(false);
+    }
+    sector_table::write(&db.path(k), &h, &codes).map_err(SolveError::Table)?;
+    db.forget(k);
+    Ok(true)
 }
 
 #[cfg(test)]
