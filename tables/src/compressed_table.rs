@@ -8,7 +8,7 @@
 use crate::block_file::{build_body, open_mapped, train_dictionary, BlockFile, Layout, CODER_ZSTD};
 use crate::format::{write_atomic, TableError, ENCODING_DTM, ENCODING_WDL, HEADER_SIZE};
 use crate::packed::{
-    decided_before, distance_at, distances, pack, put_distance, symbols, unpack_at, SYM_DRAW,
+    decided_between, distance_at, distances, pack, put_distance, symbols, unpack_at, SYM_DRAW,
     SYM_LOSS, SYM_WIN,
 };
 use crate::sector_table::{check_header, Header, Table};
@@ -425,10 +425,7 @@ impl CompressedTable {
             self.check_len(b, packed)?;
             let sym = unpack_at(packed, i);
             let first = i - i % ds as usize;
-            Ok((
-                sym,
-                decided_before(packed, i) - decided_before(packed, first),
-            ))
+            Ok((sym, decided_between(packed, first, i)))
         })?;
         let half = match sym {
             SYM_DRAW => return Ok(Some(Value::Draw)),

@@ -51,15 +51,34 @@ pub fn unpack_at(packed: &[u8], i: usize) -> u8 {
 
 /// Decided slots (wins and losses) among the first `n` symbols of packed bytes.
 pub fn decided_before(packed: &[u8], n: usize) -> usize {
+    decided_between(packed, 0, n)
+}
+
+/// Decided slots (wins and losses) among symbols `from..to` of packed bytes (`from` a
+/// multiple of 4), eight bytes at a time.
+pub fn decided_between(packed: &[u8], from: usize, to: usize) -> usize {
+    debug_assert!(from.is_multiple_of(4) && from <= to);
     // A symbol is decided when exactly one of its two bits is set (1 loss, 2 win; 3 unused).
     let count = |b: u8, k: usize| {
         let x = (b ^ (b >> 1)) & 0x55 & ((1u16 << (2 * k)) - 1) as u8;
         x.count_ones() as usize
     };
-    let whole = n / 4;
-    let mut c: usize = packed[..whole].iter().map(|&b| count(b, 4)).sum();
-    if !n.is_multiple_of(4) {
-        c += count(packed[whole], n % 4);
+    let bytes = &packed[from / 4..to / 4];
+    let mut words = bytes.chunks_exact(8);
+    let mut c: usize = words
+        .by_ref()
+        .map(|w| {
+            let x = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+            ((x ^ (x >> 1)) & 0x5555_5555_5555_5555).count_ones() as usize
+        })
+        .sum();
+    c += words
+        .remainder()
+        .iter()
+        .map(|&b| count(b, 4))
+        .sum::<usize>();
+    if !to.is_multiple_of(4) {
+        c += count(packed[to / 4], to % 4);
     }
     c
 }
@@ -77,9 +96,15 @@ pub fn put_distance(out: &mut Vec<u8>, half: u16) {
 /// The `k`-th stored distance (`d >> 1`) of a block's distance bytes (`None` if the bytes end
 /// first).
 pub fn distance_at(bytes: &[u8], k: usize) -> Option<u16> {
-    let mut at = 0usize;
-    for _ in 0..k {
-        at += if *bytes.get(at)? == 255 { 3 } else { 1 };
+    // Entries are single bytes up to the next escape byte (255): skip runs of them at once.
+    let (mut at, mut left) = (0usize, k);
+    while left > 0 {
+        let run = bytes.get(at..(at + left).min(bytes.len()))?;
+        match run.iter().position(|&b| b == 255) {
+            Some(j) => (at, left) = (at + j + 3, left - j - 1),
+            None if run.len() == left => (at, left) = (at + left, 0),
+            None => return None,
+        }
     }
     match *bytes.get(at)? {
         255 => Some(u16::from_le_bytes([
@@ -138,7 +163,34 @@ mod tests {
         for n in 0..=syms.len() {
             let plain = syms[..n].iter().filter(|&&s| s == 1 || s == 2).count();
             assert_eq!(decided_before(&packed, n), plain, "{n}");
+            for from in (0..=n).step_by(4).filter(|f| f % 36 == 0 || f % 40 == 4) {
+                let plain = syms[from..n].iter().filter(|&&s| s == 1 || s == 2).count();
+                assert_eq!(decided_between(&packed, from, n), plain, "{from}..{n}");
+            }
         }
+    }
+
+    #[test]
+    fn a_distance_is_found_past_runs_and_escapes() {
+        let ds: Vec<u16> = (0..3000u32)
+            .map(|i| match i % 97 {
+                0 | 5 => 255 + (i % 700) as u16,
+                _ => (i % 250) as u16,
+            })
+            .chain([400])
+            .collect();
+        let mut bytes = Vec::new();
+        for &d in &ds {
+            put_distance(&mut bytes, d);
+        }
+        for (k, &d) in ds.iter().enumerate() {
+            assert_eq!(distance_at(&bytes, k), Some(d), "entry {k}");
+        }
+        assert_eq!(distance_at(&bytes, ds.len()), None);
+        // Cut inside an escaped entry: that entry is missing, not misread.
+        let cut = &bytes[..bytes.len() - 2];
+        assert_eq!(distance_at(cut, ds.len() - 1), None);
+        assert_eq!(distance_at(cut, ds.len() - 2), Some(ds[ds.len() - 2]));
     }
 
     #[test]
