@@ -95,7 +95,7 @@ pub struct BlockFile {
 
 /// Decoded blocks each thread keeps: the children of a position mostly lie in one or two
 /// blocks of their sector, so an analysis decodes each block once instead of once a move.
-const CACHED_BLOCKS: usize = 8;
+const CACHED_BLOCKS: usize = 32;
 
 /// The next [`BlockFile`] number.
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
