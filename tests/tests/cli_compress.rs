@@ -61,6 +61,20 @@ fn compare(t: &CompressedTable, codes: &[u16], distances: bool) -> u64 {
     n
 }
 
+/// `retro analyse mill --variant six-mens-morris --dir d` with one more argument.
+fn analyse_six(d: &str, extra: &str) -> std::process::Output {
+    let args = [
+        "analyse",
+        "mill",
+        "--variant",
+        "six-mens-morris",
+        "--dir",
+        d,
+        extra,
+    ];
+    retro(&args, None)
+}
+
 fn analyse_all(d: &str) -> Vec<String> {
     let runs: [&[&str]; 3] = [
         &[
@@ -202,18 +216,7 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
     }
     let v = retro(&["verify", "--dir", d], None);
     assert!(v.status.success(), "{}", stdout(&v));
-    let o = retro(
-        &[
-            "analyse",
-            "mill",
-            "--variant",
-            "six-mens-morris",
-            "--dir",
-            d,
-            "--json",
-        ],
-        None,
-    );
+    let o = analyse_six(d, "--json");
     assert!(o.status.success(), "{}", stderr(&o));
     // The same results, every move's too, and no distances.
     let wdl_only: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -236,18 +239,7 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
         .iter()
         .all(|m| m["plies"].is_null()));
     // Whatever needs distances says so.
-    let o = retro(
-        &[
-            "analyse",
-            "mill",
-            "--variant",
-            "six-mens-morris",
-            "--dir",
-            d,
-            "--pv",
-        ],
-        None,
-    );
+    let o = analyse_six(d, "--pv");
     assert!(!o.status.success());
     assert!(stderr(&o).contains("without distances"), "{}", stderr(&o));
     // Nothing left to do is said so.
