@@ -49,11 +49,6 @@ pub fn unpack_at(packed: &[u8], i: usize) -> u8 {
     packed[i / 4] >> (2 * (i % 4)) & 3
 }
 
-/// Decided slots (wins and losses) among the first `n` symbols of packed bytes.
-pub fn decided_before(packed: &[u8], n: usize) -> usize {
-    decided_between(packed, 0, n)
-}
-
 /// Decided slots (wins and losses) among symbols `from..to` of packed bytes (`from` a
 /// multiple of 4), eight bytes at a time.
 pub fn decided_between(packed: &[u8], from: usize, to: usize) -> usize {
@@ -162,7 +157,7 @@ mod tests {
         }
         for n in 0..=syms.len() {
             let plain = syms[..n].iter().filter(|&&s| s == 1 || s == 2).count();
-            assert_eq!(decided_before(&packed, n), plain, "{n}");
+            assert_eq!(decided_between(&packed, 0, n), plain, "{n}");
             for from in (0..=n).step_by(4).filter(|f| f % 36 == 0 || f % 40 == 4) {
                 let plain = syms[from..n].iter().filter(|&&s| s == 1 || s == 2).count();
                 assert_eq!(decided_between(&packed, from, n), plain, "{from}..{n}");

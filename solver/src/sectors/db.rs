@@ -209,32 +209,33 @@ impl<R: SectorRules> Db<R> {
     /// The win/draw/loss of a folded position (side to move first): what every table knows,
     /// `--wdl-only` ones included.
     pub fn wdl_folded(&self, f: &Folded) -> Result<Wdl, ProbeError> {
-        if self.rules.lost(f.own.count_ones() as u8, f.own_hand) {
-            return Ok(Wdl::Loss);
-        }
-        if self.rules.lost(f.opp.count_ones() as u8, f.opp_hand) {
-            return Ok(Wdl::Win);
-        }
-        let k = f.key();
-        let t = self.table(k)?;
-        let slot = t.1.index(f.own, f.opp);
-        t.0.wdl(slot)?.ok_or_else(|| {
-            TableError::Corrupt(self.path(k), format!("slot {slot} holds no value")).into()
-        })
+        self.probe_folded(f, Wdl::Loss, Wdl::Win, AnyTable::wdl)
     }
 
     /// The value of a folded position (side to move first).
     pub fn value_folded(&self, f: &Folded) -> Result<Value, ProbeError> {
+        self.probe_folded(f, Value::Loss(0), Value::Win(0), AnyTable::value)
+    }
+
+    /// Reads a folded position's slot with `read`; `lost` and `won` when a side has too few
+    /// stones left (no table holds those positions).
+    fn probe_folded<T>(
+        &self,
+        f: &Folded,
+        lost: T,
+        won: T,
+        read: impl FnOnce(&AnyTable, u64) -> Result<Option<T>, TableError>,
+    ) -> Result<T, ProbeError> {
         if self.rules.lost(f.own.count_ones() as u8, f.own_hand) {
-            return Ok(Value::Loss(0));
+            return Ok(lost);
         }
         if self.rules.lost(f.opp.count_ones() as u8, f.opp_hand) {
-            return Ok(Value::Win(0));
+            return Ok(won);
         }
         let k = f.key();
         let t = self.table(k)?;
         let slot = t.1.index(f.own, f.opp);
-        t.0.value(slot)?.ok_or_else(|| {
+        read(&t.0, slot)?.ok_or_else(|| {
             TableError::Corrupt(self.path(k), format!("slot {slot} holds no value")).into()
         })
     }

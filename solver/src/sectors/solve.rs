@@ -266,11 +266,10 @@ pub fn solve_with<R: SectorRules>(
             let deps: BTreeSet<SectorKey> = unit
                 .iter()
                 .flat_map(|&k| db.rules.successors(k))
-                .filter(|c| {
-                    !unit.contains(c) && !db.rules.lost(c.w, c.wf) && !db.rules.lost(c.b, c.bf)
-                })
+                .filter(|c| !unit.contains(c))
                 .collect();
             for c in deps {
+                // Sectors lost by material have no table: `has_table` passes them by.
                 if !db.path(c).exists() && db.has_table(c) && restore_raw(db, c)? {
                     restored.lock().expect("restored lock").insert(c);
                 }
