@@ -112,6 +112,11 @@ place. Each raw table is verified whole first; the compressed files are written 
 decoded slot by slot and compared with the raw table, and only then is the raw file removed. A \
 killed run resumes: raw tables still there are done again. Every command reads raw and compressed \
 tables alike.\n\n\
+A sector whose side to move has less material than the opponent (stones on the board and in \
+hand) becomes a derived table instead (.rtbp), a header alone: each of its values is the best \
+over the position's moves, which all lead to tables that keep their values, so a one-ply search \
+gives it. That halves the set; a probe of a derived position costs one probe of each move. \
+--no-derive keeps every sector's values.\n\n\
 --wdl-only writes (or, for tables compressed already, keeps) only the win/draw/loss files, a \
 fraction of the size: they know win, draw or loss but no distances, and `analyse` and `play`, \
 which show distances, then say the distances are missing. Examples:\n  \
@@ -161,6 +166,12 @@ pub struct CompressArgs {
     /// Keep only the win/draw/loss part (no distances).
     #[arg(long)]
     pub wdl_only: bool,
+    /// Keep the values of every sector (compressed). By default a sector whose side to move
+    /// has less material than the opponent (half of a Mill game) becomes a derived table, a
+    /// header alone: its values come from a one-ply search over the tables its moves lead to,
+    /// which makes its probes slower and the whole set about half the size.
+    #[arg(long)]
+    pub no_derive: bool,
     /// zstd level, 1 (fast) to 22 (smallest).
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(i32).range(1..=22))]
     pub level: i32,
@@ -346,6 +357,11 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 3, requires = "compress",
           value_parser = clap::value_parser!(i32).range(1..=22))]
     pub compress_level: i32,
+    /// With --compress, keep the values of every sector, instead of leaving those of sectors
+    /// whose side to move has less material to a one-ply search (derived tables, as
+    /// `retro compress` writes them).
+    #[arg(long, requires = "compress")]
+    pub no_derive: bool,
 }
 
 /// The arguments of `retro analyse`.

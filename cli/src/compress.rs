@@ -1,14 +1,18 @@
 //! `retro compress`: the raw sector tables under a folder turned into compressed ones, in
-//! place: verified, compressed, decoded and compared, and only then the raw file removed.
+//! place: verified, compressed, decoded and compared, and only then the raw file removed. A
+//! derivable sector (its side to move has less material) becomes a derived table instead, unless
+//! `--no-derive`: a header whose values a one-ply search over the other tables gives.
 
 use crate::args::CompressArgs;
+use crate::derive::FolderDb;
 use crate::error::CliError;
 use crate::solve::lock_folder;
 use indicatif::{ProgressBar, ProgressStyle};
 use retro_tables::compressed_table::{replace_raw, CompressedTable, Params};
 use retro_tables::verify::table_files;
+use retro_tables::Table;
 use serde_json::json;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -36,6 +40,29 @@ fn one(raw_path: &Path, a: &CompressArgs) -> Result<(u64, u64, u64, f64), CliErr
         r.dtm_bytes,
         t0.elapsed().as_secs_f64(),
     ))
+}
+
+/// The sector of the raw table `p`, with its folder's rules, when it is to be derived: the
+/// sector is derivable and every sector its moves lead to has a table.
+fn derivable_here<'a>(
+    db: &'a FolderDb,
+    p: &Path,
+) -> Option<(&'a FolderDb, retro_tables::SectorKey)> {
+    // SAFETY: the folder's lock is held; retro's writers replace files by rename only.
+    let k = unsafe { Table::open(p) }.ok()?.header.sector;
+    let all_there = match db {
+        FolderDb::Mill(d) => successors_present(d, k),
+        FolderDb::Dara(d) => successors_present(d, k),
+    };
+    (db.derivable(k) && all_there).then_some((db, k))
+}
+
+/// Whether every sector a move of `k` leads to has a table.
+fn successors_present<R: retro_solver::sectors::rules::SectorRules>(
+    db: &retro_solver::sectors::db::Db<R>,
+    k: retro_tables::SectorKey,
+) -> bool {
+    db.rules.successors(k).into_iter().all(|s| db.has_table(s))
 }
 
 /// `retro compress`.
@@ -81,28 +108,57 @@ pub fn run(a: &CompressArgs) -> Result<(), CliError> {
     );
     let (mut total_raw, mut total_wdl, mut total_dtm) = (0u64, 0u64, 0u64);
     let mut rows = Vec::new();
+    let mut dbs: HashMap<PathBuf, Option<FolderDb>> = HashMap::new();
+    let mut derived = 0usize;
     for p in &raw {
         bar.set_message(
             p.file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
         );
-        let (r, w, d, secs) = one(p, a)?;
+        let db = match (a.no_derive, p.parent()) {
+            (false, Some(folder)) => dbs
+                .entry(folder.to_path_buf())
+                .or_insert_with(|| FolderDb::of_table(p))
+                .as_ref(),
+            _ => None,
+        };
+        let (r, w, d, secs, derive) = match db.and_then(|db| derivable_here(db, p)) {
+            Some((db, key)) => {
+                let t0 = Instant::now();
+                let r = db.derive(key)?;
+                derived += 1;
+                (r, 0, 0, t0.elapsed().as_secs_f64(), true)
+            }
+            None => {
+                let (r, w, d, secs) = one(p, a)?;
+                (r, w, d, secs, false)
+            }
+        };
         total_raw += r;
         total_wdl += w;
         total_dtm += d;
         if !a.json {
             bar.suspend(|| {
-                println!(
-                    "{}: {r} bytes raw -> {w} win/draw/loss + {d} distances ({:.1}%), {secs:.1} s",
-                    p.display(),
-                    100.0 * (w + d) as f64 / r.max(1) as f64
-                )
+                if derive {
+                    println!(
+                        "{}: {r} bytes raw -> derived (a one-ply search gives its values), \
+                         {secs:.1} s",
+                        p.display()
+                    )
+                } else {
+                    println!(
+                        "{}: {r} bytes raw -> {w} win/draw/loss + {d} distances ({:.1}%), \
+                         {secs:.1} s",
+                        p.display(),
+                        100.0 * (w + d) as f64 / r.max(1) as f64
+                    )
+                }
             });
         }
         rows.push(
             json!({"table": p.display().to_string(), "raw_bytes": r, "wdl_bytes": w,
-            "dtm_bytes": d, "seconds": secs}),
+            "dtm_bytes": d, "derived": derive, "seconds": secs}),
         );
         bar.inc(1);
     }
@@ -118,12 +174,13 @@ pub fn run(a: &CompressArgs) -> Result<(), CliError> {
         println!(
             "{}",
             json!({"tables": rows, "raw_bytes": total_raw, "wdl_bytes": total_wdl,
-                "dtm_bytes": total_dtm, "distances_dropped": drop_dtm.len()})
+                "dtm_bytes": total_dtm, "derived": derived,
+                "distances_dropped": drop_dtm.len()})
         );
     } else {
         println!(
-            "{} tables compressed: {total_raw} bytes raw -> {total_wdl} win/draw/loss + \
-             {total_dtm} distances{}",
+            "{} tables compressed ({derived} of them derived): {total_raw} bytes raw -> \
+             {total_wdl} win/draw/loss + {total_dtm} distances{}",
             raw.len(),
             if drop_dtm.is_empty() {
                 String::new()

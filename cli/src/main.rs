@@ -9,6 +9,7 @@ mod analyse;
 mod args;
 mod bench;
 mod compress;
+mod derive;
 mod error;
 mod games;
 mod moves;

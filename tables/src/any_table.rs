@@ -1,7 +1,9 @@
-//! A sector table as a folder holds it: raw (`sector_W_B_WF_BF.rtb`) or compressed
-//! (`sector_W_B_WF_BF.rtbw`, with `.rtbd` beside it for the distances), probed alike.
+//! A sector table as a folder holds it: raw (`sector_W_B_WF_BF.rtb`), compressed
+//! (`sector_W_B_WF_BF.rtbw`, with `.rtbd` beside it for the distances), probed alike by slot,
+//! or derived (`sector_W_B_WF_BF.rtbp`: no values, probed by position through the rules).
 
 use crate::compressed_table::CompressedTable;
+use crate::derived_table::DerivedTable;
 use crate::format::TableError;
 use crate::packed::{SYM_LOSS, SYM_WIN};
 use crate::sector_table::{Header, Table};
@@ -17,17 +19,24 @@ pub fn table_files(raw: &Path) -> [PathBuf; 3] {
     ]
 }
 
-/// A raw or a compressed sector table.
+/// The file of a derived table beside the raw file `raw` would be.
+pub fn derived_file(raw: &Path) -> PathBuf {
+    raw.with_extension("rtbp")
+}
+
+/// A raw, compressed or derived sector table.
 pub enum AnyTable {
     /// One `u16` code a slot.
     Raw(Table),
     /// Compressed blocks.
     Compressed(CompressedTable),
+    /// No values: each is a one-ply search over other tables (slot reads are errors).
+    Derived(DerivedTable),
 }
 
 impl AnyTable {
     /// Opens the table whose raw file would be `raw`: the raw file if it exists, else the
-    /// compressed files (`Ok(None)` when there are none).
+    /// compressed files, else the derived file (`Ok(None)` when there is none of them).
     ///
     /// # Safety
     ///
@@ -40,7 +49,14 @@ impl AnyTable {
             return Ok(Some(AnyTable::Raw(unsafe { Table::open(&raw) }?)));
         }
         if !wdl.exists() {
-            return Ok(None);
+            let derived = derived_file(&raw);
+            if !derived.exists() {
+                return Ok(None);
+            }
+            // SAFETY: as above.
+            return Ok(Some(AnyTable::Derived(unsafe {
+                DerivedTable::open(&derived)
+            }?)));
         }
         let dtm = dtm.exists().then_some(dtm.as_path());
         // SAFETY: as above.
@@ -53,13 +69,14 @@ impl AnyTable {
         match self {
             AnyTable::Raw(t) => &t.header,
             AnyTable::Compressed(t) => &t.header,
+            AnyTable::Derived(t) => &t.header,
         }
     }
 
-    /// Whether probes give distances.
+    /// Whether probes give distances (a derived table's come from the tables it reads).
     pub fn has_distances(&self) -> bool {
         match self {
-            AnyTable::Raw(_) => true,
+            AnyTable::Raw(_) | AnyTable::Derived(_) => true,
             AnyTable::Compressed(t) => t.has_distances(),
         }
     }
@@ -71,11 +88,12 @@ impl AnyTable {
         match self {
             AnyTable::Raw(t) => t.value(slot),
             AnyTable::Compressed(t) => t.value(slot),
+            AnyTable::Derived(t) => Err(TableError::Derived(t.path().to_path_buf())),
         }
     }
 
-    /// The win/draw/loss of a slot, which every table knows (`None` out of range, and for a
-    /// wasted slot of a raw table).
+    /// The win/draw/loss of a slot, which every table but a derived one knows (`None` out of
+    /// range, and for a wasted slot of a raw table).
     #[inline]
     pub fn wdl(&self, slot: u64) -> Result<Option<Wdl>, TableError> {
         match self {
@@ -85,6 +103,7 @@ impl AnyTable {
                 SYM_LOSS => Wdl::Loss,
                 _ => Wdl::Draw,
             })),
+            AnyTable::Derived(t) => Err(TableError::Derived(t.path().to_path_buf())),
         }
     }
 
@@ -94,6 +113,7 @@ impl AnyTable {
         match self {
             AnyTable::Raw(t) => t.code(slot),
             AnyTable::Compressed(t) => Ok(t.value(slot)?.map_or(WASTED, Value::encode)),
+            AnyTable::Derived(t) => Err(TableError::Derived(t.path().to_path_buf())),
         }
     }
 
@@ -102,6 +122,7 @@ impl AnyTable {
         match self {
             AnyTable::Raw(t) => t.verify(),
             AnyTable::Compressed(t) => t.verify(),
+            AnyTable::Derived(t) => t.verify(),
         }
     }
 }

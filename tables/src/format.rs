@@ -35,6 +35,9 @@ pub const ENCODING_U16: u32 = 1;
 pub const ENCODING_WDL: u32 = 4;
 /// Value encoding id of a compressed table's distance file (`.rtbd`).
 pub const ENCODING_DTM: u32 = 5;
+/// Value encoding id of a derived sector table (`.rtbp`): a header and no values, each value
+/// being the best over the position's moves (a one-ply search over other tables).
+pub const ENCODING_DERIVED: u32 = 6;
 pub const FINGERPRINT_OFFSET: usize = 128;
 pub const FINGERPRINT_MAX: usize = HEADER_SIZE - FINGERPRINT_OFFSET;
 
@@ -51,6 +54,9 @@ pub enum TableError {
     Busy(PathBuf),
     /// A distance was asked of a win/draw/loss table (compressed with `--wdl-only`).
     NoDistances(PathBuf),
+    /// A slot was read from a derived table, which holds no values (they come from a one-ply
+    /// search, by position).
+    Derived(PathBuf),
 }
 
 impl fmt::Display for TableError {
@@ -69,6 +75,12 @@ impl fmt::Display for TableError {
                 f,
                 "{}: a win/draw/loss table without distances (compressed with --wdl-only): \
                  this needs the distances (the .rtbd file beside it)",
+                p.display()
+            ),
+            TableError::Derived(p) => write!(
+                f,
+                "{}: a derived table holds no values (each comes from a one-ply search over the \
+                 tables its moves lead to): probe it by position",
                 p.display()
             ),
         }

@@ -27,6 +27,7 @@
 pub mod any_table;
 pub mod block_file;
 pub mod compressed_table;
+pub mod derived_table;
 pub mod format;
 pub mod location;
 pub mod lock;

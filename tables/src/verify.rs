@@ -2,6 +2,7 @@
 //! every block's checksum and the whole file's, value counts) and against where it lies.
 
 use crate::compressed_table::CompressedTable;
+use crate::derived_table::DerivedTable;
 use crate::format::TableError;
 use crate::location::{check_placed, game_name, sector_file, OAQ_FILE};
 use crate::oaq_table::{is_oaq_table, OaqTable};
@@ -9,18 +10,19 @@ use crate::sector_table::Table;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// Table files (`.rtb`, compressed `.rtbw` and `.rtbd`, and `.tmp` files an interrupted write
-/// left) under `dir`, sorted.
+/// Table files (`.rtb`, compressed `.rtbw` and `.rtbd`, derived `.rtbp`, and `.tmp` files an
+/// interrupted write left) under `dir`, sorted.
 pub fn table_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         for entry in std::fs::read_dir(dir)? {
             let path = entry?.path();
             if path.is_dir() {
                 walk(&path, out)?;
-            } else if path
-                .extension()
-                .is_some_and(|e| ["rtb", "rtbw", "rtbd", "tmp"].iter().any(|x| e == *x))
-            {
+            } else if path.extension().is_some_and(|e| {
+                ["rtb", "rtbw", "rtbd", "rtbp", "tmp"]
+                    .iter()
+                    .any(|x| e == *x)
+            }) {
                 out.push(path);
             }
         }
@@ -92,7 +94,9 @@ impl From<TableError> for VerifyError {
         let kind = match e {
             TableError::Io(..) | TableError::Busy(_) => VerifyKind::Io,
             TableError::Corrupt(..) => VerifyKind::Corrupt,
-            TableError::Mismatch(..) | TableError::NoDistances(_) => VerifyKind::Mismatch,
+            TableError::Mismatch(..) | TableError::NoDistances(_) | TableError::Derived(_) => {
+                VerifyKind::Mismatch
+            }
         };
         VerifyError {
             kind,
@@ -149,6 +153,11 @@ pub fn verify_file(f: &Path) -> Result<String, VerifyError> {
         let t = unsafe { CompressedTable::open(&wdl, dtm) }?;
         t.verify()?;
         t.header
+    } else if ext == "rtbp" {
+        // SAFETY: as above.
+        let t = unsafe { DerivedTable::open(f) }?;
+        t.verify()?;
+        t.header
     } else {
         // SAFETY: as above.
         let t = unsafe { Table::open(f) }?;
@@ -164,6 +173,7 @@ pub fn verify_file(f: &Path) -> Result<String, VerifyError> {
     let what = match ext {
         "rtbw" => " win/draw/loss",
         "rtbd" => " distances",
+        "rtbp" => " derived (values by a one-ply search)",
         _ => "",
     };
     Ok(format!(

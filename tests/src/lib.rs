@@ -153,3 +153,75 @@ pub fn open_compressed(
     // SAFETY: as for `open_table`.
     unsafe { retro_tables::compressed_table::CompressedTable::open(wdl, dtm) }
 }
+
+/// The derived table `derived` (`.rtbp`) checked against a raw table's `codes`: every
+/// `stride`-th slot's value by the solver's probe (a one-ply search over the tables beside it),
+/// and with `stride` 1 also every slot's code as a solve's working copy gets it, wasted slots
+/// included. Mill presets and Dara's default rules; returns the slots compared.
+pub fn check_derived(derived: &Path, codes: &[u16], stride: usize) -> u64 {
+    use retro_engine::dara::{Dara, DaraProfile};
+    use retro_engine::mill::{Mill, Profile, PRESETS};
+    use retro_solver::dara::rules::DaraRules;
+    use retro_solver::sectors::db::Db;
+    use retro_solver::sectors::rules::SectorRules;
+    fn check<R: SectorRules>(
+        db: &Db<R>,
+        k: retro_tables::SectorKey,
+        codes: &[u16],
+        stride: usize,
+    ) -> u64 {
+        use retro_solver::sectors::folded::Folded;
+        use retro_solver::sectors::index::BoardIndex;
+        let idx = BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize);
+        assert_eq!(idx.size(), codes.len() as u64);
+        if stride == 1 {
+            let got = retro_solver::sectors::derive::derived_codes(db, k).unwrap();
+            assert!(
+                got == codes,
+                "sector {k}: the search differs from the raw table"
+            );
+            return codes.len() as u64;
+        }
+        let mut n = 0;
+        for slot in (0..codes.len()).step_by(stride) {
+            let (Some((own, opp)), Some(want)) = (
+                idx.unindex(slot as u64),
+                retro_tables::Value::decode(codes[slot]),
+            ) else {
+                continue;
+            };
+            if !db.rules.valid(own, opp) {
+                continue;
+            }
+            let f = Folded {
+                own,
+                opp,
+                own_hand: k.wf,
+                opp_hand: k.bf,
+            };
+            assert_eq!(db.value_folded(&f).unwrap(), want, "sector {k} slot {slot}");
+            n += 1;
+        }
+        n
+    }
+    // SAFETY: as for `open_table`.
+    let t = unsafe { retro_tables::derived_table::DerivedTable::open(derived) }.unwrap();
+    let h = t.header.clone();
+    let root = derived.parent().unwrap().parent().unwrap();
+    if h.game == retro_tables::GAME_MILL {
+        let p = PRESETS
+            .iter()
+            .map(|p| Profile::preset(p.name).unwrap())
+            .find(|p| p.fingerprint() == h.fingerprint)
+            .expect("tables of a preset");
+        check(&Db::new(Mill::new(p), root), h.sector, codes, stride)
+    } else {
+        let game = Dara::new(DaraProfile::default());
+        check(
+            &Db::with_rules(DaraRules { game }, root),
+            h.sector,
+            codes,
+            stride,
+        )
+    }
+}

@@ -1,11 +1,13 @@
 //! `retro compress`: compressed tables decode to the raw tables' values slot by slot (Mill
 //! placement, moving and flying sectors of Six Men's Morris, Dara endgames), answer `analyse`
 //! byte for byte as the raw ones did, pass `verify`; `--wdl-only` keeps win/draw/loss alone;
-//! a damaged compressed table is an error, never a wrong value.
+//! a damaged compressed table is an error, never a wrong value. Derived tables (sectors whose
+//! side to move has less material) give every slot's raw value by a one-ply search, and a solve
+//! reads them through working copies.
 
 use retro_tables::compressed_table::CompressedTable;
 use retro_tables::value::Value;
-use retro_tests::{open_compressed, open_table, retro, stderr, stdout};
+use retro_tests::{check_derived, open_compressed, open_table, retro, stderr, stdout};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -159,7 +161,7 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
             d,
             "-q",
         ][..],
-        &["solve", "dara", "--max-stones", "3", "--dir", d, "-q"][..],
+        &["solve", "dara", "--sector", "3,4,0,0", "--dir", d, "-q"][..],
     ] {
         let o = retro(args, None);
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
@@ -188,15 +190,41 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
     );
 
     let mut slots = 0;
+    let mut derived = Vec::new();
     for (stem, codes) in &raw {
+        let p = stem.with_extension("rtbp");
+        if p.exists() {
+            // Every slot by search is the raw table's (Dara's 3v4, 9 million slots, every
+            // 97th: each probe searches compressed tables).
+            let stride = if codes.len() > 1 << 20 { 97 } else { 1 };
+            slots += check_derived(&p, codes, stride);
+            derived.push(p);
+            continue;
+        }
         let (wdl, dtm) = (stem.with_extension("rtbw"), stem.with_extension("rtbd"));
         let t = open_compressed(&wdl, Some(&dtm)).unwrap();
         slots += compare(&t, codes, true);
     }
     eprintln!(
-        "{slots} slots of {} tables decode to the raw values",
-        raw.len()
+        "{slots} slots of {} tables decode to the raw values ({} derived)",
+        raw.len(),
+        derived.len()
     );
+    assert_eq!(report["derived"].as_u64(), Some(derived.len() as u64));
+    for game in ["mill-", "dara-"] {
+        let n = |v: &[PathBuf]| {
+            v.iter()
+                .filter(|p| p.to_string_lossy().contains(game))
+                .count()
+        };
+        let stems: Vec<PathBuf> = raw.keys().cloned().collect();
+        assert!(
+            n(&derived) > 0 && n(&derived) < n(&stems),
+            "{game}: {} derived of {}",
+            n(&derived),
+            n(&stems)
+        );
+    }
     assert_eq!(
         analyse_all(d),
         before,
@@ -204,12 +232,32 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
     );
     let v = retro(&["verify", "--dir", d], None);
     assert!(v.status.success(), "{}", stdout(&v));
+    // A damaged derived table is refused by verify and by a probe, naming the file.
+    let good = std::fs::read(&derived[0]).unwrap();
+    let mut bad = good.clone();
+    bad[40] ^= 1;
+    std::fs::write(&derived[0], &bad).unwrap();
+    let v = retro(&["verify", "--dir", d], None);
+    let name = derived[0]
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
+    assert!(
+        !v.status.success() && stdout(&v).contains(&name),
+        "{}",
+        stdout(&v)
+    );
+    std::fs::write(&derived[0], &good).unwrap();
 
     // Win/draw/loss alone.
     let o = retro(&["compress", "--dir", d, "--wdl-only"], None);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(sector_files(dir.path(), "rtbd").is_empty());
     for (stem, codes) in &raw {
+        if stem.with_extension("rtbp").exists() {
+            continue;
+        }
         let t = open_compressed(&stem.with_extension("rtbw"), None).unwrap();
         assert!(!t.has_distances());
         compare(&t, codes, false);
@@ -388,13 +436,16 @@ fn solve_compress_writes_the_raw_values_compressed_and_resumes() {
     assert!(before == after, "the 3v3 table was compressed again");
     let raw = raw_codes(raw_dir.path());
     assert_eq!(raw.len(), 4);
+    let folder = sector_files(dir.path(), "rtbw")[0]
+        .parent()
+        .unwrap()
+        .to_path_buf();
     for (stem, codes) in &raw {
-        let name = stem.file_name().unwrap();
-        let folder = sector_files(dir.path(), "rtbw")[0]
-            .parent()
-            .unwrap()
-            .to_path_buf();
-        let base = folder.join(name);
+        let base = folder.join(stem.file_name().unwrap());
+        if base.with_extension("rtbp").exists() {
+            check_derived(&base.with_extension("rtbp"), codes, 1);
+            continue;
+        }
         let t = open_compressed(
             &base.with_extension("rtbw"),
             Some(&base.with_extension("rtbd")),
@@ -409,4 +460,26 @@ fn solve_compress_writes_the_raw_values_compressed_and_resumes() {
     let sectors = v["sectors"].as_array().unwrap();
     assert_eq!(sectors.len(), 4);
     assert!(sectors.iter().all(|s| s["reused"] == true), "{v}");
+    // 3v4 is derived; 4v4 reads it. Solved again without --compress, 4v4 is the raw table
+    // once more, read from a working copy of 3v4 that is gone afterwards.
+    assert!(folder.join("sector_3_4_0_0.rtbp").exists());
+    for ext in ["rtbw", "rtbd"] {
+        std::fs::remove_file(folder.join("sector_4_4_0_0").with_extension(ext)).unwrap();
+    }
+    let o = retro(
+        &["solve", "mill", "--max-stones", "4", "--dir", d, "-q"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let again = open_table(&folder.join("sector_4_4_0_0.rtb")).unwrap();
+    let want = &raw[&raw_dir
+        .path()
+        .join(folder.file_name().unwrap())
+        .join("sector_4_4_0_0")];
+    assert!(again.codes().unwrap() == *want);
+    assert_eq!(
+        sector_files(dir.path(), "rtb").len(),
+        1,
+        "a working copy is left"
+    );
 }

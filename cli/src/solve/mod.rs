@@ -93,10 +93,14 @@ impl SolveObserver for Bars {
     fn compressed(&self, key: SectorKey, r: &Replaced) {
         if !self.quiet {
             self.overall.suspend(|| {
-                eprintln!(
-                    "compressed {key}: {} bytes raw -> {} win/draw/loss + {} distances",
-                    r.raw_bytes, r.wdl_bytes, r.dtm_bytes
-                )
+                if r.wdl_bytes == 0 {
+                    eprintln!("derived {key}: {} bytes raw -> a header", r.raw_bytes)
+                } else {
+                    eprintln!(
+                        "compressed {key}: {} bytes raw -> {} win/draw/loss + {} distances",
+                        r.raw_bytes, r.wdl_bytes, r.dtm_bytes
+                    )
+                }
             });
         }
     }
@@ -118,6 +122,8 @@ pub struct SolveOpts {
     pub wait: bool,
     /// Compress tables as the solve goes, at this zstd level.
     pub compress: Option<i32>,
+    /// With `compress`, keep every sector's values (no derived tables).
+    pub no_derive: bool,
 }
 
 /// Takes the lock of a table folder for the length of a solve: refused while another solve
@@ -216,6 +222,7 @@ pub fn run_solve<R: SectorRules>(
                     level,
                     ..Params::default()
                 }),
+                keep_derivable: opts.no_derive,
             };
             solve_with(db, targets, &bars, options)
         })
@@ -293,6 +300,7 @@ pub fn run(a: &SolveArgs) -> Result<(), CliError> {
         dry_run: a.dry_run,
         wait: a.wait,
         compress: a.compress.then_some(a.compress_level),
+        no_derive: a.no_derive,
     };
     match a.game {
         GameKind::Mill => mill::solve(&a.rules, &a.dir, &a.sectors, &opts),

@@ -134,10 +134,11 @@ impl<R: SectorRules> Db<R> {
         self.folder.join(sector_file(k))
     }
 
-    /// Whether the folder holds a table of the sector, raw or compressed (not checked).
+    /// Whether the folder holds a table of the sector, raw, compressed or derived (not
+    /// checked).
     pub fn has_table(&self, k: SectorKey) -> bool {
         let [raw, wdl, _] = retro_tables::any_table::table_files(&self.path(k));
-        raw.exists() || wdl.exists()
+        raw.exists() || wdl.exists() || retro_tables::any_table::derived_file(&raw).exists()
     }
 
     /// Opens and checks a sector's table (raw, or compressed when there is no raw file)
@@ -177,6 +178,7 @@ impl<R: SectorRules> Db<R> {
                 idx.size()
             ));
         }
+        self.check_derived(k, &t)?;
         Ok(t)
     }
 
@@ -209,22 +211,29 @@ impl<R: SectorRules> Db<R> {
     /// The win/draw/loss of a folded position (side to move first): what every table knows,
     /// `--wdl-only` ones included.
     pub fn wdl_folded(&self, f: &Folded) -> Result<Wdl, ProbeError> {
-        self.probe_folded(f, Wdl::Loss, Wdl::Win, AnyTable::wdl)
+        self.probe_folded(f, Wdl::Loss, Wdl::Win, AnyTable::wdl, Self::wdl_by_search)
     }
 
     /// The value of a folded position (side to move first).
     pub fn value_folded(&self, f: &Folded) -> Result<Value, ProbeError> {
-        self.probe_folded(f, Value::Loss(0), Value::Win(0), AnyTable::value)
+        self.probe_folded(
+            f,
+            Value::Loss(0),
+            Value::Win(0),
+            AnyTable::value,
+            Self::value_by_search,
+        )
     }
 
-    /// Reads a folded position's slot with `read`; `lost` and `won` when a side has too few
-    /// stones left (no table holds those positions).
+    /// Reads a folded position's slot with `read`, or asks `search` for a derived sector's;
+    /// `lost` and `won` when a side has too few stones left (no table holds those positions).
     fn probe_folded<T>(
         &self,
         f: &Folded,
         lost: T,
         won: T,
         read: impl FnOnce(&AnyTable, u64) -> Result<Option<T>, TableError>,
+        search: impl FnOnce(&Self, &Folded) -> Result<T, ProbeError>,
     ) -> Result<T, ProbeError> {
         if self.rules.lost(f.own.count_ones() as u8, f.own_hand) {
             return Ok(lost);
@@ -234,6 +243,9 @@ impl<R: SectorRules> Db<R> {
         }
         let k = f.key();
         let t = self.table(k)?;
+        if crate::sectors::derive::is_derived(&t.0) {
+            return search(self, f);
+        }
         let slot = t.1.index(f.own, f.opp);
         read(&t.0, slot)?.ok_or_else(|| {
             TableError::Corrupt(self.path(k), format!("slot {slot} holds no value")).into()

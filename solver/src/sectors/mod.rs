@@ -2,6 +2,7 @@
 
 pub mod children;
 pub mod db;
+pub mod derive;
 pub mod folded;
 pub mod index;
 pub mod prefetch;

@@ -1,6 +1,7 @@
 //! Solving a set of sectors with everything they depend on, resuming from verified tables.
 
 use crate::sectors::db::{Db, ProbeError};
+use crate::sectors::derive::{derivable, derive_raw, derived_codes, is_derived};
 use crate::sectors::retro::{count, solve_unit, Counts, Progress};
 use crate::sectors::rules::SectorRules;
 use crate::sectors::sector::{plan, SectorKey};
@@ -82,6 +83,9 @@ pub struct SolveOptions {
     /// Compress each sector's table (`.rtbw` + `.rtbd`) as soon as no unit left to solve reads
     /// it, so that raw tables live only while they are needed.
     pub compress: Option<Params>,
+    /// When compressing, keep the values of derivable sectors too (compressed), instead of
+    /// leaving them to a one-ply search ([`crate::sectors::derive`]).
+    pub keep_derivable: bool,
 }
 
 impl SolveObserver for () {
@@ -187,25 +191,37 @@ pub fn solve_with<R: SectorRules>(
     let last_use = crate::sectors::sector::last_uses(&db.rules, &units);
     // Raw working copies made of compressed dependencies (a resumed `--compress` solve).
     let restored: Mutex<HashSet<SectorKey>> = Mutex::new(HashSet::new());
+    // Tables no unit left to solve reads: working copies removed, raw tables compressed (or
+    // derived) under `--compress`.
     let compress_done = |i: usize| -> Result<(), SolveError> {
-        let Some(params) = options.compress else {
-            return Ok(());
-        };
         for &k in units[..=i].iter().flatten() {
             let path = db.path(k);
             if last_use.get(&k).is_some_and(|&j| j > i) || !path.exists() {
                 continue;
             }
-            db.forget(k);
             if restored.lock().expect("restored lock").remove(&k) {
-                // A working copy: the compressed table it came from is still there.
+                // A working copy: the compressed or derived table it came from is still there.
+                db.forget(k);
                 std::fs::remove_file(&path)
                     .map_err(|e| SolveError::Table(TableError::Io(path.clone(), e)))?;
                 continue;
             }
-            // SAFETY: the solve holds the folder's lock; its tables are replaced by rename.
-            let r =
-                unsafe { replace_raw(&path, params, false, false) }.map_err(SolveError::Table)?;
+            let Some(params) = options.compress else {
+                continue;
+            };
+            db.forget(k);
+            let r = if !options.keep_derivable && derivable(&db.rules, k) {
+                // SAFETY: the solve holds the folder's lock; its tables are replaced by rename.
+                let raw_bytes = unsafe { derive_raw(db, k, false) }.map_err(SolveError::Probe)?;
+                Replaced {
+                    raw_bytes,
+                    wdl_bytes: 0,
+                    dtm_bytes: 0,
+                }
+            } else {
+                // SAFETY: as above.
+                unsafe { replace_raw(&path, params, false, false) }.map_err(SolveError::Table)?
+            };
             observer.compressed(k, &r);
         }
         Ok(())
@@ -260,19 +276,22 @@ pub fn solve_with<R: SectorRules>(
             })
             .sum();
         check_resources(db, unit, slots)?;
-        if options.compress.is_some() {
-            // Dependencies left compressed by an earlier run are read raw again: probing
-            // compressed blocks is far slower than the solve's table lookups.
-            let deps: BTreeSet<SectorKey> = unit
-                .iter()
-                .flat_map(|&k| db.rules.successors(k))
-                .filter(|c| !unit.contains(c))
-                .collect();
-            for c in deps {
-                // Sectors lost by material have no table: `has_table` passes them by.
-                if !db.path(c).exists() && db.has_table(c) && restore_raw(db, c)? {
-                    restored.lock().expect("restored lock").insert(c);
-                }
+        // Dependencies left compressed by an earlier run are read raw again under `--compress`
+        // (probing compressed blocks is far slower than the solve's table lookups), and derived
+        // ones always (they have no slots to read).
+        let deps: BTreeSet<SectorKey> = unit
+            .iter()
+            .flat_map(|&k| db.rules.successors(k))
+            .filter(|c| !unit.contains(c))
+            .collect();
+        for c in deps {
+            // Sectors lost by material have no table: `has_table` passes them by.
+            if db.path(c).exists() || !db.has_table(c) {
+                continue;
+            }
+            let derived = db.table(c).is_ok_and(|t| is_derived(&t.0));
+            if (options.compress.is_some() || derived) && restore_raw(db, c)? {
+                restored.lock().expect("restored lock").insert(c);
             }
         }
         observer.unit_start(unit, slots, i, total);
@@ -305,6 +324,21 @@ pub fn solve_with<R: SectorRules>(
 /// compressed table, more slowly).
 fn restore_raw<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<bool, SolveError> {
     let t = db.table(k).map_err(SolveError::Probe)?;
+    if let AnyTable::Derived(d) = &t.0 {
+        let codes = derived_codes(db, k).map_err(SolveError::Probe)?;
+        let h = Header::from_values(db.rules.game_id(), db.fingerprint(), k, &codes);
+        if h != d.header {
+            return Err(SolveError::Table(TableError::Corrupt(
+                d.path().to_path_buf(),
+                "the one-ply search over the tables it reads gives other counts than its \
+                 header: those tables are not the ones it was derived from"
+                    .into(),
+            )));
+        }
+        sector_table::write(&db.path(k), &h, &codes).map_err(SolveError::Table)?;
+        db.forget(k);
+        return Ok(true);
+    }
     let (AnyTable::Compressed(c), idx) = (&t.0, &t.1) else {
         return Ok(false);
     };

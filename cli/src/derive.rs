@@ -1,0 +1,82 @@
+//! The rules a folder of sector tables was built for, rebuilt from a table's header, so that
+//! `retro compress` can leave derivable sectors to a one-ply search (`retro_solver::sectors::
+//! derive`) without being told the game.
+
+use crate::error::CliError;
+use retro_engine::dara::{Dara, DaraProfile};
+use retro_engine::mill::{Mill, Profile, PRESETS};
+use retro_solver::dara::rules::DaraRules;
+use retro_solver::mill::rules::MillRules;
+use retro_solver::sectors::db::Db;
+use retro_solver::sectors::derive::{derivable, derive_raw};
+use retro_solver::sectors::rules::SectorRules;
+use retro_tables::{SectorKey, Table, GAME_DARA, GAME_MILL};
+use std::path::Path;
+
+/// The tables of one folder, with the rules they were built for.
+pub enum FolderDb {
+    /// Mill tables.
+    Mill(Db<MillRules>),
+    /// Dara tables.
+    Dara(Db<DaraRules>),
+}
+
+/// Applies a fingerprint's `key=value` settings to a profile; `None` if one is refused.
+fn settings(fingerprint: &str, mut set: impl FnMut(&str) -> bool) -> Option<()> {
+    fingerprint.split(',').all(&mut set).then_some(())
+}
+
+impl FolderDb {
+    /// The rules of the raw table at `raw`, if its header names rules this build knows (the
+    /// rebuilt rules must give the header's fingerprint and the folder the table lies in).
+    pub fn of_table(raw: &Path) -> Option<FolderDb> {
+        // SAFETY: the caller holds the folder's lock; retro's writers replace files by rename.
+        let h = unsafe { Table::open(raw) }.ok()?.header;
+        let folder = raw.parent()?;
+        let dir = folder.parent()?;
+        let db = match h.game {
+            GAME_MILL => {
+                // Settings are checked one at a time against the others, so start from the
+                // preset nearest: the first from which every setting applies.
+                let p = PRESETS.iter().find_map(|base| {
+                    let mut p = Profile::preset(base.name).ok()?;
+                    settings(&h.fingerprint, |kv| p.set(kv).is_ok())?;
+                    (p.fingerprint() == h.fingerprint).then_some(p)
+                })?;
+                FolderDb::Mill(Db::new(Mill::new(p), dir))
+            }
+            GAME_DARA => {
+                let mut p = DaraProfile::default();
+                settings(&h.fingerprint, |kv| p.set(kv).is_ok())?;
+                FolderDb::Dara(Db::with_rules(DaraRules { game: Dara::new(p) }, dir))
+            }
+            _ => return None,
+        };
+        let (fingerprint, db_folder) = match &db {
+            FolderDb::Mill(d) => (d.fingerprint().to_string(), d.folder.clone()),
+            FolderDb::Dara(d) => (d.fingerprint().to_string(), d.folder.clone()),
+        };
+        (fingerprint == h.fingerprint && db_folder == folder).then_some(db)
+    }
+
+    /// Whether sector `k` may be derived.
+    pub fn derivable(&self, k: SectorKey) -> bool {
+        match self {
+            FolderDb::Mill(d) => derivable(&d.rules, k),
+            FolderDb::Dara(d) => derivable(&d.rules, k),
+        }
+    }
+
+    /// Replaces sector `k`'s raw table by a derived one (checked; see `derive_raw`); returns
+    /// the raw table's bytes.
+    pub fn derive(&self, k: SectorKey) -> Result<u64, CliError> {
+        fn one<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<u64, CliError> {
+            // SAFETY: the caller holds the folder's lock; tables are replaced by rename only.
+            unsafe { derive_raw(db, k, true) }.map_err(CliError::other)
+        }
+        match self {
+            FolderDb::Mill(d) => one(d, k),
+            FolderDb::Dara(d) => one(d, k),
+        }
+    }
+}

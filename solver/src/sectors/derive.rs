@@ -1,0 +1,209 @@
+//! Derived sectors: tables that keep no values, because a one-ply search over stored tables
+//! gives each of them. A sector whose side to move has less material (stones on the board and
+//! in hand) than the opponent only has moves into sectors where the side to move has at least
+//! as much, so storing one of each pair of colour-swapped sectors is enough (Syzygy stores its
+//! distances to zeroing for one side the same way). For Nine Men's Morris these sectors hold
+//! half of the compressed bytes.
+
+use crate::sectors::children::Children;
+use crate::sectors::db::{Db, ProbeError};
+use crate::sectors::folded::Folded;
+use crate::sectors::rules::SectorRules;
+use retro_tables::any_table::{derived_file, AnyTable};
+use retro_tables::derived_table::DerivedTable;
+use retro_tables::value::MAX_STORED_DISTANCE;
+use retro_tables::{SectorKey, TableError, Value, Wdl};
+
+/// Whether the side to move of sector `k` has less material than the opponent.
+fn fewer(k: SectorKey) -> bool {
+    (k.w as u32 + k.wf as u32) < (k.b as u32 + k.bf as u32)
+}
+
+/// Whether sector `k`'s values may be left to a one-ply search: its side to move has less
+/// material than the opponent, and no move leads to a sector where that holds too (so one ply
+/// always reaches stored tables; under rules that remove two stones at once it may not).
+pub fn derivable<R: SectorRules>(rules: &R, k: SectorKey) -> bool {
+    fewer(k) && rules.successors(k).into_iter().all(|s| !fewer(s))
+}
+
+/// Orders values for the side to move: a loss later is better than one sooner, a win sooner
+/// better than one later.
+fn rank(v: Value) -> i32 {
+    match v {
+        Value::Loss(d) => -0x10000 + d as i32,
+        Value::Draw => 0,
+        Value::Win(d) => 0x10000 - d as i32,
+    }
+}
+
+impl<R: SectorRules> Db<R> {
+    /// The value of a position of a derived sector: the best over its moves.
+    pub(crate) fn value_by_search(&self, f: &Folded) -> Result<Value, ProbeError> {
+        let mut ch = Children::default();
+        self.rules.children(f, &mut ch);
+        if ch.wins_now {
+            return Ok(Value::Win(1));
+        }
+        let mut best = Value::Loss(0);
+        for (i, c) in ch.list.iter().enumerate() {
+            let v = self.value_folded(c)?.parent();
+            if i == 0 || rank(v) > rank(best) {
+                best = v;
+            }
+            if best == Value::Win(1) {
+                break;
+            }
+        }
+        match best.plies() {
+            Some(plies) if plies > MAX_STORED_DISTANCE => Err(ProbeError::TooLong { plies }),
+            _ => Ok(best),
+        }
+    }
+
+    /// The win/draw/loss of a position of a derived sector: the best over its moves.
+    pub(crate) fn wdl_by_search(&self, f: &Folded) -> Result<Wdl, ProbeError> {
+        let mut ch = Children::default();
+        self.rules.children(f, &mut ch);
+        if ch.wins_now {
+            return Ok(Wdl::Win);
+        }
+        let mut best = Wdl::Loss;
+        for c in &ch.list {
+            match self.wdl_folded(c)? {
+                Wdl::Loss => return Ok(Wdl::Win),
+                Wdl::Draw => best = Wdl::Draw,
+                Wdl::Win => {}
+            }
+        }
+        Ok(best)
+    }
+
+    /// Checks that a derived table may stand for sector `k` (the sector is derivable).
+    pub(crate) fn check_derived(&self, k: SectorKey, t: &AnyTable) -> Result<(), ProbeError> {
+        if matches!(t, AnyTable::Derived(_)) && !derivable(&self.rules, k) {
+            return Err(TableError::Mismatch(
+                derived_file(&self.path(k)),
+                format!(
+                    "sector {k} cannot be derived by a one-ply search: its table must hold values"
+                ),
+            )
+            .into());
+        }
+        Ok(())
+    }
+}
+
+/// Slots of a raw table checked by search before it is replaced by a derived one.
+pub const DERIVE_CHECKS: u64 = 4096;
+
+/// Replaces sector `k`'s raw table by a derived one: checks that the sector is derivable and
+/// that every sector its moves lead to has a table, compares [`DERIVE_CHECKS`] slots spread over
+/// the table with what the search gives, verifies the raw table whole when `check_raw`, writes
+/// the derived file and only then removes the raw one. Returns the raw file's bytes.
+///
+/// # Safety
+///
+/// As [`retro_tables::Table::open`]: nothing may modify the files in place meanwhile (the folder's lock).
+pub unsafe fn derive_raw<R: SectorRules>(
+    db: &Db<R>,
+    k: SectorKey,
+    check_raw: bool,
+) -> Result<u64, ProbeError> {
+    let path = db.path(k);
+    let mismatch = |m: String| -> ProbeError { TableError::Mismatch(path.clone(), m).into() };
+    if !derivable(&db.rules, k) {
+        return Err(mismatch(format!("sector {k} cannot be derived")));
+    }
+    if let Some(s) = db
+        .rules
+        .successors(k)
+        .into_iter()
+        .find(|&s| !db.has_table(s))
+    {
+        return Err(mismatch(format!(
+            "sector {k} is derived from the tables of its moves, and sector {s} has none"
+        )));
+    }
+    let t = db.table(k)?;
+    let (AnyTable::Raw(raw), idx) = (&t.0, &t.1) else {
+        return Err(mismatch("not a raw table".into()));
+    };
+    if check_raw {
+        raw.verify()?;
+    }
+    let n = raw.header.slots;
+    let step = (n / DERIVE_CHECKS).max(1);
+    for slot in (0..n).step_by(step as usize) {
+        let Some((own, opp)) = idx.unindex(slot) else {
+            continue;
+        };
+        let Some(stored) = raw.value(slot)? else {
+            continue;
+        };
+        let f = Folded {
+            own,
+            opp,
+            own_hand: k.wf,
+            opp_hand: k.bf,
+        };
+        let searched = db.value_by_search(&f)?;
+        if searched != stored {
+            return Err(mismatch(format!(
+                "slot {slot} holds {stored:?}, a one-ply search gives {searched:?}: not derived"
+            )));
+        }
+    }
+    let bytes = std::fs::metadata(&path)
+        .map_err(|e| TableError::Io(path.clone(), e))?
+        .len();
+    DerivedTable::write(&derived_file(&path), &raw.header)?;
+    drop(t);
+    db.forget(k);
+    std::fs::remove_file(&path).map_err(|e| TableError::Io(path.clone(), e))?;
+    Ok(bytes)
+}
+
+/// Every slot's code of a derived sector, by search (the raw table it stands for: a working
+/// copy for a solve that reads the sector as a dependency).
+pub fn derived_codes<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<Vec<u16>, ProbeError> {
+    use rayon::prelude::*;
+    let idx = crate::sectors::index::BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize);
+    let per = 1u64 << 14;
+    let parts: Vec<Vec<u16>> = (0..idx.size().div_ceil(per))
+        .into_par_iter()
+        .map(|b| {
+            let lo = b * per;
+            let hi = (lo + per).min(idx.size());
+            let mut codes = Vec::with_capacity((hi - lo) as usize);
+            let mut err = None;
+            idx.for_each(lo, hi, |_, pos| {
+                let code = match pos {
+                    Some((own, opp)) if db.rules.valid(own, opp) && err.is_none() => {
+                        let f = Folded {
+                            own,
+                            opp,
+                            own_hand: k.wf,
+                            opp_hand: k.bf,
+                        };
+                        match db.value_by_search(&f) {
+                            Ok(v) => v.encode(),
+                            Err(e) => {
+                                err = Some(e);
+                                retro_tables::value::WASTED
+                            }
+                        }
+                    }
+                    _ => retro_tables::value::WASTED,
+                };
+                codes.push(code);
+            });
+            err.map_or(Ok(codes), Err)
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(parts.concat())
+}
+
+/// Whether `t` is a derived table.
+pub fn is_derived(t: &AnyTable) -> bool {
+    matches!(t, AnyTable::Derived(_))
+}
