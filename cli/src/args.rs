@@ -131,7 +131,8 @@ included; Dara: the moving-phase endgames), each a uniformly chosen slot that ho
 position. The same --seed gives the same positions. Made for benchmarks and cross-checks: pipe \
 it into `retro analyse --batch -`, or compare the answers of two table folders. Examples:\n  \
 retro sample mill --dir databases --count 100000 > sample.txt\n  \
-retro sample mill --sector 6,6,0,0 --count 1000 | retro analyse mill --batch - > out.jsonl"
+retro sample mill --sector 6,6,0,0 --count 1000 | retro analyse mill --batch - > out.jsonl\n  \
+retro sample mill --dir databases --count 100000 --time --json"
     )]
     Sample(SampleArgs),
 }
@@ -155,6 +156,14 @@ pub struct SampleArgs {
     /// Only from this sector, W,B,WF,BF as in the table names (repeatable).
     #[arg(long)]
     pub sector: Vec<String>,
+    /// Instead of printing the positions, probe each once (its value with the distance) and
+    /// report the probe times: median and 99th percentile per table and for each kind of
+    /// table (raw, compressed, derived). Run it twice to have the tables in the page cache.
+    #[arg(long)]
+    pub time: bool,
+    /// With --time, print JSON.
+    #[arg(long, requires = "time")]
+    pub json: bool,
 }
 
 /// The arguments of `retro compress`.

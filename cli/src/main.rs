@@ -16,6 +16,7 @@ mod moves;
 mod output;
 mod perft;
 mod play;
+mod probe_times;
 mod referee;
 mod sample;
 mod solve;

@@ -114,6 +114,7 @@ fn emit<R: SectorRules>(
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());
     let n = keys.len() as u64;
+    let mut times = crate::probe_times::ProbeTimes::default();
     for (i, k) in keys.iter().enumerate() {
         let want = a.count / n + u64::from((i as u64) < a.count % n);
         let index = BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize);
@@ -132,11 +133,17 @@ fn emit<R: SectorRules>(
                 own_hand: k.wf,
                 opp_hand: k.bf,
             };
-            if let Some(text) = fen(&f) {
+            if a.time {
+                times.probe(db, *k, &f)?;
+                got += 1;
+            } else if let Some(text) = fen(&f) {
                 writeln!(out, "{text}").map_err(|e| CliError::other(format!("stdout: {e}")))?;
                 got += 1;
             }
         }
+    }
+    if a.time {
+        times.report(&mut out, a.json)?;
     }
     out.flush()
         .map_err(|e| CliError::other(format!("stdout: {e}")))

@@ -77,6 +77,28 @@ fn samples_are_legal_repeatable_and_where_asked() {
         assert_eq!(o.status.code(), Some(2), "{extra:?}");
         assert!(stderr(&o).contains(says), "{}", stderr(&o));
     }
+    // --time probes each position instead: raw tables here, then compressed and derived ones.
+    let kinds = |o: &std::process::Output| -> serde_json::Value {
+        assert!(o.status.success(), "{}", stderr(o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(o)).unwrap();
+        let tables = v["tables"].as_array().unwrap();
+        assert_eq!(tables.len(), 4, "{v}");
+        for t in tables {
+            assert_eq!(t["probes"], 100, "{t}");
+            assert!(t["median_us"].as_f64().unwrap() <= t["p99_us"].as_f64().unwrap());
+        }
+        v["kinds"].clone()
+    };
+    let raw = kinds(&sample(d, &["--count", "400", "--time", "--json"]));
+    assert_eq!(raw["raw"]["probes"], 400, "{raw}");
+    let o = retro(&["compress", "--dir", d, "-q", "--level", "1"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let packed = kinds(&sample(d, &["--count", "400", "--time", "--json"]));
+    assert_eq!(packed["compressed"]["probes"], 300, "{packed}");
+    assert_eq!(packed["derived"]["probes"], 100, "{packed}");
+    let o = sample(d, &["--count", "40", "--json"]);
+    assert_eq!(o.status.code(), Some(2), "--json needs --time");
+
     let o = retro(&["sample", "oaq", "--dir", d], None);
     assert_eq!(o.status.code(), Some(2));
     let empty = tempfile::tempdir().unwrap();

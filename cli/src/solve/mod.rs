@@ -191,8 +191,8 @@ fn dry_run<R: SectorRules>(
     println!(
         "with --compress: at most {:.1} GiB of raw tables at once (those sectors left to solve \
          still read, and the unit being written), about {:.1} GiB on disk at the peak with the \
-         compressed tables (estimated at {:.0}% of raw; the first 188 nine-mens-morris tables \
-         took 15%)",
+         compressed tables (estimated at {:.0}% of raw for the sectors that keep their values, \
+         nothing for derived ones; the first 188 nine-mens-morris tables took 14% and nothing)",
         gib(f.raw_peak),
         gib(f.compress_peak),
         100.0 * crate::solve::plan::COMPRESSED_SHARE

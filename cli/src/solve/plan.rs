@@ -5,6 +5,7 @@ use retro_solver::sectors::db::Db as SectorDb;
 use retro_solver::sectors::rules::SectorRules;
 use retro_solver::sectors::sector::SectorKey;
 
+use retro_solver::sectors::derive::derivable;
 use retro_solver::sectors::sector::disk_peak;
 use retro_solver::sectors::solve::SOLVE_BYTES_PER_SLOT;
 
@@ -28,7 +29,8 @@ pub struct PlanFigures {
     /// units to come, plus the unit being written).
     pub raw_peak: u64,
     /// Bytes on disk at the peak of a `--compress` solve: raw tables as in `raw_peak` and
-    /// the tables compressed so far (estimated at [`COMPRESSED_SHARE`] of their raw size).
+    /// the tables compressed so far (estimated at [`COMPRESSED_SHARE`] of their raw size;
+    /// derived ones take nothing).
     pub compress_peak: u64,
 }
 
@@ -36,8 +38,9 @@ pub struct PlanFigures {
 /// (README, "Results"): used only to say roughly how long a solve takes.
 const MEASURED_SLOTS_PER_SECOND: f64 = 4.2e6;
 
-/// Compressed size over raw size assumed to estimate the disk a `--compress` solve needs: the
-/// first 188 nine-mens-morris tables took 15.3% (README, "Results"); 20% leaves a margin.
+/// Compressed size over raw size assumed to estimate the disk a `--compress` solve needs, for
+/// the sectors that keep their values (derived ones keep a header): those of the first 188
+/// nine-mens-morris tables took 14.0% (README, "Results"); 20% leaves a margin.
 pub const COMPRESSED_SHARE: f64 = 0.2;
 
 impl PlanFigures {
@@ -65,7 +68,13 @@ impl PlanFigures {
                 &db.rules,
                 &units,
                 |k| size(&k) * 2,
-                |k| (size(&k) as f64 * 2.0 * COMPRESSED_SHARE) as u64,
+                |k| {
+                    if derivable(&db.rules, k) {
+                        0
+                    } else {
+                        (size(&k) as f64 * 2.0 * COMPRESSED_SHARE) as u64
+                    }
+                },
             ),
         };
         for u in &units {

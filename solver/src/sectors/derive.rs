@@ -37,21 +37,43 @@ fn rank(v: Value) -> i32 {
 }
 
 impl<R: SectorRules> Db<R> {
-    /// The value of a position of a derived sector: the best over its moves.
+    /// The value of a position of a derived sector: the best over its moves. The moves'
+    /// win/draw/loss comes first (their blocks are all a compressed table needs for it); only the
+    /// moves that set the distance are then probed for theirs: the losses when there is one,
+    /// none when the best is a draw, all when every move wins for the opponent.
     pub(crate) fn value_by_search(&self, f: &Folded) -> Result<Value, ProbeError> {
         let mut ch = Children::default();
         self.rules.children(f, &mut ch);
         if ch.wins_now {
             return Ok(Value::Win(1));
         }
+        let mut wdl = Vec::with_capacity(ch.list.len());
+        for c in &ch.list {
+            wdl.push(self.wdl_folded(c)?);
+        }
+        let want = if wdl.contains(&Wdl::Loss) {
+            Wdl::Loss
+        } else if wdl.contains(&Wdl::Draw) {
+            return Ok(Value::Draw);
+        } else {
+            Wdl::Win
+        };
         let mut best = Value::Loss(0);
         for (i, c) in ch.list.iter().enumerate() {
-            let v = self.value_folded(c)?.parent();
-            if i == 0 || rank(v) > rank(best) {
-                best = v;
+            if wdl[i] != want {
+                continue;
             }
-            if best == Value::Win(1) {
-                break;
+            let v = self.value_folded(c)?.parent();
+            if v.wdl() != want.parent() {
+                // The child's distance probe disagrees with its win/draw/loss probe.
+                return Err(TableError::Corrupt(
+                    self.path(c.key()),
+                    "win/draw/loss and distance probes disagree".into(),
+                )
+                .into());
+            }
+            if rank(v) > rank(best) {
+                best = v;
             }
         }
         match best.plies() {

@@ -1,0 +1,104 @@
+//! `retro sample --time`: the time of one probe (value and distance) of each sampled position,
+//! by table and by kind of table (raw, compressed, derived).
+
+use crate::error::CliError;
+use retro_solver::sectors::db::Db;
+use retro_solver::sectors::folded::Folded;
+use retro_solver::sectors::rules::SectorRules;
+use retro_tables::any_table::AnyTable;
+use retro_tables::SectorKey;
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::time::Instant;
+
+/// Probe times in nanoseconds, by table, with each table's kind.
+#[derive(Default)]
+pub struct ProbeTimes {
+    tables: BTreeMap<SectorKey, (&'static str, Vec<u64>)>,
+}
+
+/// The kind of a table, as the report names it.
+fn kind(t: &AnyTable) -> &'static str {
+    match t {
+        AnyTable::Raw(_) => "raw",
+        AnyTable::Compressed(_) => "compressed",
+        AnyTable::Derived(_) => "derived",
+    }
+}
+
+/// Median and 99th percentile of some times (sorted here), in microseconds.
+fn quantiles(v: &mut [u64]) -> (f64, f64) {
+    v.sort_unstable();
+    let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize] as f64 / 1000.0;
+    (at(0.5), at(0.99))
+}
+
+impl ProbeTimes {
+    /// Probes `f` of sector `k` once, timed (opening the table is not: it is opened first).
+    pub fn probe<R: SectorRules>(
+        &mut self,
+        db: &Db<R>,
+        k: SectorKey,
+        f: &Folded,
+    ) -> Result<(), CliError> {
+        let t = db.table(k).map_err(CliError::other)?;
+        let start = Instant::now();
+        let v = db.value_folded(f);
+        let ns = start.elapsed().as_nanos() as u64;
+        v.map_err(CliError::other)?;
+        self.tables
+            .entry(k)
+            .or_insert_with(|| (kind(&t.0), Vec::new()))
+            .1
+            .push(ns);
+        Ok(())
+    }
+
+    /// Prints the times: a line per table and per kind, or one JSON object.
+    pub fn report(mut self, out: &mut impl Write, as_json: bool) -> Result<(), CliError> {
+        let mut by_kind: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
+        let mut rows = Vec::new();
+        for (k, (what, v)) in self.tables.iter_mut() {
+            by_kind.entry(what).or_default().extend(v.iter());
+            let (median, p99) = quantiles(v);
+            rows.push((k.to_string(), *what, v.len(), median, p99));
+        }
+        let mut kinds = Vec::new();
+        for (what, v) in by_kind.iter_mut() {
+            let (median, p99) = quantiles(v);
+            kinds.push((*what, v.len(), median, p99));
+        }
+        let w = |r: std::io::Result<()>| r.map_err(|e| CliError::other(format!("stdout: {e}")));
+        if as_json {
+            let tables: Vec<_> = rows
+                .iter()
+                .map(|(k, what, n, m, p)| {
+                    json!({"sector": k, "kind": what, "probes": n, "median_us": m, "p99_us": p})
+                })
+                .collect();
+            let kinds: BTreeMap<_, _> = kinds
+                .iter()
+                .map(|(what, n, m, p)| (*what, json!({"probes": n, "median_us": m, "p99_us": p})))
+                .collect();
+            return w(writeln!(
+                out,
+                "{}",
+                json!({"tables": tables, "kinds": kinds})
+            ));
+        }
+        for (k, what, n, m, p) in &rows {
+            w(writeln!(
+                out,
+                "{k:<10} {what:<10} {n:>8} probes  median {m:>8.2} µs  p99 {p:>8.2} µs"
+            ))?;
+        }
+        for (what, n, m, p) in &kinds {
+            w(writeln!(
+                out,
+                "all {what:<14} {n:>8} probes  median {m:>8.2} µs  p99 {p:>8.2} µs"
+            ))?;
+        }
+        Ok(())
+    }
+}
