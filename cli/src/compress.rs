@@ -29,7 +29,7 @@ fn one(raw_path: &Path, a: &CompressArgs) -> Result<(u64, u64, u64, f64), CliErr
     let params = Params {
         level: a.level,
         wdl_block: a.block_slots,
-        dtm_block: a.block_slots / 4,
+        dtm_block: a.distance_block_slots.unwrap_or(a.block_slots),
         ..Params::default()
     };
     // SAFETY: the folder's lock is held; retro's writers replace files by rename only.
@@ -67,6 +67,13 @@ fn successors_present<R: retro_solver::sectors::rules::SectorRules>(
 
 /// `retro compress`.
 pub fn run(a: &CompressArgs) -> Result<(), CliError> {
+    if a.distance_block_slots.is_some_and(|d| d > a.block_slots) {
+        return Err(CliError::input(format!(
+            "--distance-block-slots {} is more than --block-slots {}",
+            a.distance_block_slots.unwrap_or(0),
+            a.block_slots
+        )));
+    }
     let files = table_files(&a.dir)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", a.dir.display())))?;
     let raw: Vec<PathBuf> = files

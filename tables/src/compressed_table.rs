@@ -31,7 +31,7 @@ pub struct Params {
 impl Default for Params {
     fn default() -> Params {
         Params {
-            wdl_block: 1 << 14,
+            wdl_block: 1 << 12,
             dtm_block: 1 << 12,
             level: 19,
             dict_bytes: 0,
