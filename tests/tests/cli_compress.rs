@@ -292,9 +292,16 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
     assert!(stderr(&o).contains("without distances"), "{}", stderr(&o));
     // Distance blocks larger than the win/draw/loss blocks are refused.
     let args = ["compress", "--dir", d, "--block-slots", "1024"];
-    let o = retro(&[&args[..], &["--distance-block-slots", "2048"]].concat(), None);
+    let o = retro(
+        &[&args[..], &["--distance-block-slots", "2048"]].concat(),
+        None,
+    );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("--distance-block-slots"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--distance-block-slots"),
+        "{}",
+        stderr(&o)
+    );
     // Nothing left to do is said so.
     let o = retro(&["compress", "--dir", d], None);
     assert!(!o.status.success() && stderr(&o).contains("nothing to compress"));
