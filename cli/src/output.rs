@@ -6,26 +6,50 @@ use retro_solver::search::Limits;
 use serde_json::{json, Value};
 use std::io::{BufRead, Write};
 
+/// Lines of a batch file answered together, in parallel (each thread keeps its own decoded
+/// blocks of compressed tables).
+const BATCH_CHUNK: usize = 512;
+
 /// Reads one position per line from a file (or `-` for stdin) and prints one JSON object per
 /// line, in order; blank lines are skipped. `each` gets the 1-based line number and the text.
-pub fn batch(path: &str, mut each: impl FnMut(usize, &str) -> Value) -> Result<(), CliError> {
-    let reader: Box<dyn BufRead> = if path == "-" {
-        Box::new(std::io::stdin().lock())
-    } else {
-        let f = std::fs::File::open(path)
-            .map_err(|e| CliError::input(format!("cannot open {path}: {e}")))?;
-        Box::new(std::io::BufReader::new(f))
-    };
+/// A file's lines are answered [`BATCH_CHUNK`] at a time on all worker threads; stdin's one at
+/// a time, as they come (a program may write a line and wait for its answer).
+pub fn batch(path: &str, each: impl Fn(usize, &str) -> Value + Sync) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for (i, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| CliError::other(format!("reading {path}: {e}")))?;
-        if line.trim().is_empty() {
-            continue;
+    if path == "-" {
+        for (i, line) in std::io::stdin().lock().lines().enumerate() {
+            let line = line.map_err(|e| CliError::other(format!("reading stdin: {e}")))?;
+            if !line.trim().is_empty() {
+                writeln!(out, "{}", each(i + 1, line.trim())).map_err(CliError::other)?;
+                out.flush().map_err(CliError::other)?;
+            }
         }
-        writeln!(out, "{}", each(i + 1, line.trim())).map_err(CliError::other)?;
+        return Ok(());
     }
-    Ok(())
+    let f = std::fs::File::open(path)
+        .map_err(|e| CliError::input(format!("cannot open {path}: {e}")))?;
+    let mut lines = std::io::BufReader::new(f).lines().enumerate();
+    loop {
+        let mut chunk = Vec::with_capacity(BATCH_CHUNK);
+        for (i, line) in lines.by_ref().take(BATCH_CHUNK) {
+            let line = line.map_err(|e| CliError::other(format!("reading {path}: {e}")))?;
+            chunk.push((i + 1, line));
+        }
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        let answers: Vec<Option<String>> = chunk
+            .par_iter()
+            .map(|(i, line)| {
+                let line = line.trim();
+                (!line.is_empty()).then(|| each(*i, line).to_string())
+            })
+            .collect();
+        for a in answers.into_iter().flatten() {
+            writeln!(out, "{a}").map_err(CliError::other)?;
+        }
+    }
 }
 
 /// The JSON object of a line that could not be read.
