@@ -26,6 +26,14 @@ pub fn derivable<R: SectorRules>(rules: &R, k: SectorKey) -> bool {
     fewer(k) && rules.successors(k).into_iter().all(|s| !fewer(s))
 }
 
+/// A move list with room for the moves of most positions (one allocation, not several).
+fn children_buffer() -> Children {
+    Children {
+        list: Vec::with_capacity(64),
+        ..Children::default()
+    }
+}
+
 /// Orders values for the side to move: a loss later is better than one sooner, a win sooner
 /// better than one later.
 fn rank(v: Value) -> i32 {
@@ -42,7 +50,7 @@ impl<R: SectorRules> Db<R> {
     /// moves that set the distance are then probed for theirs: the losses when there is one,
     /// none when the best is a draw, all when every move wins for the opponent.
     pub(crate) fn value_by_search(&self, f: &Folded) -> Result<Value, ProbeError> {
-        let mut ch = Children::default();
+        let mut ch = children_buffer();
         self.rules.children(f, &mut ch);
         if ch.wins_now {
             return Ok(Value::Win(1));
@@ -84,7 +92,7 @@ impl<R: SectorRules> Db<R> {
 
     /// The win/draw/loss of a position of a derived sector: the best over its moves.
     pub(crate) fn wdl_by_search(&self, f: &Folded) -> Result<Wdl, ProbeError> {
-        let mut ch = Children::default();
+        let mut ch = children_buffer();
         self.rules.children(f, &mut ch);
         if ch.wins_now {
             return Ok(Wdl::Win);
