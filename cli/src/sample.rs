@@ -127,12 +127,7 @@ fn emit<R: SectorRules>(
             if !db.rules.valid(own, opp) {
                 continue;
             }
-            let f = Folded {
-                own,
-                opp,
-                own_hand: k.wf,
-                opp_hand: k.bf,
-            };
+            let f = Folded::in_sector(*k, own, opp);
             if a.time {
                 times.probe(db, *k, &f)?;
                 got += 1;

@@ -193,12 +193,7 @@ pub fn check_derived(derived: &Path, codes: &[u16], stride: usize) -> u64 {
             if !db.rules.valid(own, opp) {
                 continue;
             }
-            let f = Folded {
-                own,
-                opp,
-                own_hand: k.wf,
-                opp_hand: k.bf,
-            };
+            let f = Folded::in_sector(k, own, opp);
             assert_eq!(db.value_folded(&f).unwrap(), want, "sector {k} slot {slot}");
             n += 1;
         }

@@ -170,12 +170,7 @@ pub unsafe fn derive_raw<R: SectorRules>(
         let Some(stored) = raw.value(slot)? else {
             continue;
         };
-        let f = Folded {
-            own,
-            opp,
-            own_hand: k.wf,
-            opp_hand: k.bf,
-        };
+        let f = Folded::in_sector(k, own, opp);
         let searched = db.value_by_search(&f)?;
         if searched != stored {
             return Err(mismatch(format!(
@@ -209,12 +204,7 @@ pub fn derived_codes<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<Vec<u16
             idx.for_each(lo, hi, |_, pos| {
                 let code = match pos {
                     Some((own, opp)) if db.rules.valid(own, opp) && err.is_none() => {
-                        let f = Folded {
-                            own,
-                            opp,
-                            own_hand: k.wf,
-                            opp_hand: k.bf,
-                        };
+                        let f = Folded::in_sector(k, own, opp);
                         match db.value_by_search(&f) {
                             Ok(v) => v.encode(),
                             Err(e) => {

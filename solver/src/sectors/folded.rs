@@ -18,6 +18,16 @@ pub struct Folded {
 }
 
 impl Folded {
+    /// The position of sector `k` with these stones (from `BoardIndex::unindex`).
+    pub fn in_sector(k: SectorKey, own: Bits, opp: Bits) -> Folded {
+        Folded {
+            own,
+            opp,
+            own_hand: k.wf,
+            opp_hand: k.bf,
+        }
+    }
+
     /// The sector of this position.
     pub fn key(&self) -> SectorKey {
         SectorKey {
