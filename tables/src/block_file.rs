@@ -94,8 +94,10 @@ pub struct BlockFile {
 }
 
 /// Decoded blocks each thread keeps: the children of a position mostly lie in one or two
-/// blocks of their sector, so an analysis decodes each block once instead of once a move.
-const CACHED_BLOCKS: usize = 32;
+/// blocks of their sector, so an analysis decodes each block once instead of once a move; a
+/// derived position's search reads a block per capture (128 against 32: its probes about 10%
+/// faster on placement sectors, a batch 5-10%).
+const CACHED_BLOCKS: usize = 128;
 
 /// The next [`BlockFile`] number.
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
