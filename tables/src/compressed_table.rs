@@ -33,7 +33,7 @@ impl Default for Params {
         Params {
             wdl_block: 1 << 12,
             dtm_block: 1 << 12,
-            level: 19,
+            level: 12,
             dict_bytes: 0,
         }
     }
