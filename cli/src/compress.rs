@@ -10,7 +10,6 @@ use crate::solve::lock_folder;
 use indicatif::{ProgressBar, ProgressStyle};
 use retro_tables::compressed_table::{replace_raw, CompressedTable, Params};
 use retro_tables::verify::table_files;
-use retro_tables::Table;
 use serde_json::json;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -42,27 +41,12 @@ fn one(raw_path: &Path, a: &CompressArgs) -> Result<(u64, u64, u64, f64), CliErr
     ))
 }
 
-/// The sector of the raw table `p`, with its folder's rules, when it is to be derived: the
-/// sector is derivable and every sector its moves lead to has a table.
-fn derivable_here<'a>(
-    db: &'a FolderDb,
-    p: &Path,
-) -> Option<(&'a FolderDb, retro_tables::SectorKey)> {
-    // SAFETY: the folder's lock is held; retro's writers replace files by rename only.
-    let k = unsafe { Table::open(p) }.ok()?.header.sector;
-    let all_there = match db {
-        FolderDb::Mill(d) => successors_present(d, k),
-        FolderDb::Dara(d) => successors_present(d, k),
-    };
-    (db.derivable(k) && all_there).then_some((db, k))
-}
-
-/// Whether every sector a move of `k` leads to has a table.
-fn successors_present<R: retro_solver::sectors::rules::SectorRules>(
-    db: &retro_solver::sectors::db::Db<R>,
-    k: retro_tables::SectorKey,
-) -> bool {
-    db.rules.successors(k).into_iter().all(|s| db.has_table(s))
+/// The sector a raw table's file name gives (`sector_W_B_WF_BF.rtb`); deriving it checks the
+/// header says the same. Read from the name, not the file: opening an older (version 1) raw
+/// table reads it whole, and deriving or compressing it opens it again.
+fn sector_of(p: &Path) -> Option<retro_tables::SectorKey> {
+    let stem = p.file_stem()?.to_str()?.strip_prefix("sector_")?;
+    retro_tables::SectorKey::parse(stem)
 }
 
 /// `retro compress`.
@@ -130,7 +114,8 @@ pub fn run(a: &CompressArgs) -> Result<(), CliError> {
                 .as_ref(),
             _ => None,
         };
-        let (r, w, d, secs, derive) = match db.and_then(|db| derivable_here(db, p)) {
+        let to_derive = db.and_then(|db| Some((db, sector_of(p)?)));
+        let (r, w, d, secs, derive) = match to_derive.filter(|(db, k)| db.derivable(*k)) {
             Some((db, key)) => {
                 let t0 = Instant::now();
                 let r = db.derive(key)?;

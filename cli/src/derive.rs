@@ -59,11 +59,15 @@ impl FolderDb {
         (fingerprint == h.fingerprint && db_folder == folder).then_some(db)
     }
 
-    /// Whether sector `k` may be derived.
+    /// Whether sector `k` is to be derived: it is derivable, and every sector its moves lead
+    /// to has a table in the folder.
     pub fn derivable(&self, k: SectorKey) -> bool {
+        fn here<R: SectorRules>(db: &Db<R>, k: SectorKey) -> bool {
+            derivable(&db.rules, k) && db.rules.successors(k).into_iter().all(|s| db.has_table(s))
+        }
         match self {
-            FolderDb::Mill(d) => derivable(&d.rules, k),
-            FolderDb::Dara(d) => derivable(&d.rules, k),
+            FolderDb::Mill(d) => here(d, k),
+            FolderDb::Dara(d) => here(d, k),
         }
     }
 

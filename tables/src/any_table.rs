@@ -73,6 +73,11 @@ impl AnyTable {
         }
     }
 
+    /// Whether this is a derived table (no values to read by slot).
+    pub fn is_derived(&self) -> bool {
+        matches!(self, AnyTable::Derived(_))
+    }
+
     /// Whether probes give distances (a derived table's come from the tables it reads).
     pub fn has_distances(&self) -> bool {
         match self {

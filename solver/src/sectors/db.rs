@@ -243,7 +243,7 @@ impl<R: SectorRules> Db<R> {
         }
         let k = f.key();
         let t = self.table(k)?;
-        if crate::sectors::derive::is_derived(&t.0) {
+        if t.0.is_derived() {
             return search(self, f);
         }
         let slot = t.1.index(f.own, f.opp);

@@ -110,7 +110,7 @@ impl<R: SectorRules> Db<R> {
 
     /// Checks that a derived table may stand for sector `k` (the sector is derivable).
     pub(crate) fn check_derived(&self, k: SectorKey, t: &AnyTable) -> Result<(), ProbeError> {
-        if matches!(t, AnyTable::Derived(_)) && !derivable(&self.rules, k) {
+        if t.is_derived() && !derivable(&self.rules, k) {
             return Err(TableError::Mismatch(
                 derived_file(&self.path(k)),
                 format!(
@@ -221,9 +221,4 @@ pub fn derived_codes<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<Vec<u16
         })
         .collect::<Result<_, _>>()?;
     Ok(parts.concat())
-}
-
-/// Whether `t` is a derived table.
-pub fn is_derived(t: &AnyTable) -> bool {
-    matches!(t, AnyTable::Derived(_))
 }

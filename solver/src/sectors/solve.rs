@@ -1,7 +1,7 @@
 //! Solving a set of sectors with everything they depend on, resuming from verified tables.
 
 use crate::sectors::db::{Db, ProbeError};
-use crate::sectors::derive::{derivable, derive_raw, derived_codes, is_derived};
+use crate::sectors::derive::{derivable, derive_raw, derived_codes};
 use crate::sectors::retro::{count, solve_unit, Counts, Progress};
 use crate::sectors::rules::SectorRules;
 use crate::sectors::sector::{plan, SectorKey};
@@ -189,7 +189,8 @@ pub fn solve_with<R: SectorRules>(
     let total = units.len();
     // The last unit that reads each sector's table as a dependency.
     let last_use = crate::sectors::sector::last_uses(&db.rules, &units);
-    // Raw working copies made of compressed dependencies (a resumed `--compress` solve).
+    // Raw working copies made of compressed (a resumed `--compress` solve) and derived
+    // dependencies.
     let restored: Mutex<HashSet<SectorKey>> = Mutex::new(HashSet::new());
     // Tables no unit left to solve reads: working copies removed, raw tables compressed (or
     // derived) under `--compress`.
@@ -289,7 +290,7 @@ pub fn solve_with<R: SectorRules>(
             if db.path(c).exists() || !db.has_table(c) {
                 continue;
             }
-            let derived = db.table(c).is_ok_and(|t| is_derived(&t.0));
+            let derived = db.table(c).is_ok_and(|t| t.0.is_derived());
             if (options.compress.is_some() || derived) && restore_raw(db, c)? {
                 restored.lock().expect("restored lock").insert(c);
             }
@@ -321,7 +322,9 @@ pub fn solve_with<R: SectorRules>(
 /// the wasted slots found again from the index and the rules, so the copy is the raw table the
 /// compressed one was made from; its header must come out equal to the one the compressed
 /// table keeps, else no copy is written and `false` returned (the solve then reads the
-/// compressed table, more slowly).
+/// compressed table, more slowly). A derived table's copy holds every slot's value by search,
+/// and counts that differ from its header are an error (the tables it reads are not the ones it
+/// was derived from).
 fn restore_raw<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<bool, SolveError> {
     let t = db.table(k).map_err(SolveError::Probe)?;
     if let AnyTable::Derived(d) = &t.0 {
