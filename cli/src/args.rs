@@ -135,6 +135,48 @@ retro sample mill --sector 6,6,0,0 --count 1000 | retro analyse mill --batch - >
 retro sample mill --dir databases --count 100000 --time --json"
     )]
     Sample(SampleArgs),
+    /// Serve the tables over HTTP: a JSON API and a web page for the three games.
+    #[command(
+        long_about = "Serve the tables under --dir over HTTP, on 127.0.0.1 unless told otherwise: a \
+web page for the three games (an SVG board: click to place, slide, remove, sow; every move listed \
+with its value, best first; the URL carries the position) and a JSON API that answers what \
+`retro analyse ... --json` answers:\n  \
+GET  /api/mill?variant=V&fen=F&rule=FIELD=VALUE   (also pv=1; search=1 searches where no table holds the position)\n  \
+GET  /api/dara?fen=F        GET /api/oaq?fen=F&rule=seeds=1,1   (time=S, depth=N bound their searches)\n  \
+POST /api/batch   {\"game\":\"mill\",\"variant\":\"six-mens-morris\",\"fens\":[...]}   (at most 1000)\n  \
+GET  /api/variants          GET /api/board/GAME?fen=F   (what the page draws)\n\
+Errors are JSON: 400 naming the field, 404 for an unknown route, 503 with the `retro solve` \
+command when a table is missing. Every reply allows any origin (CORS), so a local notebook can \
+call it. Only the embedded page and the tables of --dir are served; no path from a request \
+reaches the file system. Examples:\n  \
+retro serve --dir databases\n  \
+retro serve --addr 0.0.0.0:8080 --timeout 5\n  \
+curl 'http://127.0.0.1:8080/api/mill?variant=six-mens-morris'"
+    )]
+    Serve(ServeArgs),
+}
+
+/// The arguments of `retro serve`.
+#[derive(Args)]
+pub struct ServeArgs {
+    /// Where the tables are.
+    #[arg(long, default_value = "databases")]
+    pub dir: PathBuf,
+    /// Address and port to listen on (port 0: any free port, printed at start).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// Worker threads (default: all cores).
+    #[arg(long, short)]
+    pub threads: Option<usize>,
+    /// Seconds a request may take, head, body and answer (and an idle connection stays open).
+    #[arg(long, default_value_t = 10.0)]
+    pub timeout: f64,
+    /// Connections served at once; more wait to be accepted.
+    #[arg(long, default_value_t = 1024)]
+    pub max_connections: usize,
+    /// Longest search a request may ask for with time=, in seconds.
+    #[arg(long, default_value_t = 5.0)]
+    pub max_search_time: f64,
 }
 
 /// The arguments of `retro sample`.

@@ -1,7 +1,7 @@
 //! `retro`: solve, analyse and benchmark Mill games, Dara and Ô Ăn Quan from the command line.
 //!
 //! One module per command (`variants`, `moves`, `perft`, `solve`, `analyse`, `play`, `verify`,
-//! `bench`, `compress`, `sample`), each with a `run` that hands the arguments to the game's code; `args` is the
+//! `bench`, `compress`, `sample`, `serve`), each with a `run` that hands the arguments to the game's code; `args` is the
 //! command line, `games` the per-game setup they share, `referee` the game records of `play`
 //! and `analyse --moves`, `output` the shared printing helpers.
 
@@ -19,6 +19,7 @@ mod play;
 mod probe_times;
 mod referee;
 mod sample;
+mod serve;
 mod solve;
 mod variants;
 mod verify;
@@ -40,6 +41,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Bench(a) => bench::bench(!a.no_bulk, a.threads, a.json),
         Command::Compress(a) => compress::run(&a),
         Command::Sample(a) => sample::run(&a),
+        Command::Serve(a) => serve::run(&a),
     }
 }
 

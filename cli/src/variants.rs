@@ -4,22 +4,27 @@ use crate::error::CliError;
 use retro_engine::mill::{Profile, PRESETS};
 use serde_json::{json, Value};
 
+/// The presets and every field of their profiles, as `retro variants --json` prints them.
+pub fn json() -> Value {
+    let list: Vec<Value> = PRESETS
+        .iter()
+        .map(|p| {
+            let prof = Profile::preset(p.name).expect("preset exists");
+            let fields: serde_json::Map<String, Value> = prof
+                .describe()
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), json!(v)))
+                .collect();
+            json!({"name": p.name, "note": p.note, "fields": fields})
+        })
+        .collect();
+    json!({ "variants": list })
+}
+
 /// `retro variants`.
 pub fn run(as_json: bool) -> Result<(), CliError> {
     if as_json {
-        let list: Vec<Value> = PRESETS
-            .iter()
-            .map(|p| {
-                let prof = Profile::preset(p.name).expect("preset exists");
-                let fields: serde_json::Map<String, Value> = prof
-                    .describe()
-                    .into_iter()
-                    .map(|(k, v)| (k.to_string(), json!(v)))
-                    .collect();
-                json!({"name": p.name, "note": p.note, "fields": fields})
-            })
-            .collect();
-        println!("{}", json!({ "variants": list }));
+        println!("{}", json());
         return Ok(());
     }
     println!("Mill variants (use --variant NAME; override any field with --rule FIELD=VALUE):\n");

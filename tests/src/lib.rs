@@ -1,6 +1,7 @@
 //! Helpers for the end-to-end tests: locating and running the `retro` binary.
 
 pub mod props;
+pub mod server;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

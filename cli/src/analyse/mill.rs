@@ -63,6 +63,28 @@ fn move_value(db: &Db, p: &Position, q: &Position) -> Result<Value, ProbeError> 
     Ok(db.value(q)?.parent())
 }
 
+/// The answer of a search where no table holds the position (win/draw/loss, proven or not,
+/// as Dara's search answers); `None` when the game is over.
+pub fn search_json(
+    db: &Db,
+    p: &Position,
+    limits: retro_solver::mill::search::Limits,
+) -> Result<Option<Json>, ProbeError> {
+    let m = db.game();
+    let Some(r) = retro_solver::mill::search::search(db, p, limits)? else {
+        return Ok(None);
+    };
+    let moves = r
+        .moves
+        .iter()
+        .map(|s| (m.format_move(&s.mv), s.score, s.proven));
+    Ok(Some(crate::analyse::dara::search_json(
+        m.format_fen(p),
+        (r.score, r.proven, r.depth, r.nodes),
+        moves.collect(),
+    )))
+}
+
 /// The result of a move for the side that makes it, from any table (distances or not).
 fn move_wdl(db: &Db, p: &Position, q: &Position) -> Result<Wdl, ProbeError> {
     if q.side == p.side {

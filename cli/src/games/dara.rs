@@ -3,6 +3,7 @@
 
 use crate::args::RuleArgs;
 use crate::error::CliError;
+use retro_engine::dara::notation::cell_name;
 use retro_engine::dara::{Dara, DaraProfile, Position};
 use serde_json::{json, Value};
 
@@ -59,4 +60,46 @@ pub fn state_json(g: &Dara, p: &Position) -> Value {
         "game_over": over,
         "moves": moves,
     })
+}
+
+/// The board of `p` for drawing (`retro serve`'s page): every cell of the 6 x 5 grid with its
+/// stone, the lines between orthogonal neighbours, stones in hand.
+pub fn board_json(p: &Position) -> Value {
+    let mut points = Vec::new();
+    let mut lines = Vec::new();
+    for i in 0..30u8 {
+        let bit = 1 << i;
+        let stone = if p.stones[0] & bit != 0 {
+            json!("white")
+        } else if p.stones[1] & bit != 0 {
+            json!("black")
+        } else {
+            Value::Null
+        };
+        let (x, y) = (i % 6, i / 6);
+        points.push(json!({"name": cell_name(i), "x": x, "y": y, "stone": stone, "marked": false}));
+        if x < 5 {
+            lines.push(json!([cell_name(i), cell_name(i + 1)]));
+        }
+        if y < 4 {
+            lines.push(json!([cell_name(i), cell_name(i + 6)]));
+        }
+    }
+    json!({
+        "size": 6,
+        "points": points,
+        "lines": lines,
+        "hand": {"white": p.hand[0], "black": p.hand[1]},
+    })
+}
+
+/// Every move of `p` with the position it leads to and the cells it names in order.
+pub fn children_json(g: &Dara, p: &Position) -> Vec<Value> {
+    sorted_moves(g, p)
+        .into_iter()
+        .map(|(text, q)| {
+            let path: Vec<&str> = text.split(['-', 'x']).filter(|s| !s.is_empty()).collect();
+            json!({"move": text, "fen": g.format_position(&q), "path": path})
+        })
+        .collect()
 }

@@ -51,3 +51,56 @@ pub fn state_json(m: &Mill, p: &Position, split: bool) -> Value {
         "moves": list,
     })
 }
+
+/// The board of `p` for drawing (`retro serve`'s page): every point with its grid position
+/// (file and rank of its name) and stone, the lines between neighbours, stones in hand.
+pub fn board_json(m: &Mill, p: &Position) -> Value {
+    let g = m.geo;
+    let owner = |i: usize| {
+        if p.stones[0] & (1 << i) != 0 {
+            json!("white")
+        } else if p.stones[1] & (1 << i) != 0 {
+            json!("black")
+        } else {
+            Value::Null
+        }
+    };
+    let points: Vec<Value> = (0..g.points)
+        .map(|i| {
+            let name = g.names[i].as_bytes();
+            json!({
+                "name": g.names[i],
+                "x": name[0] - b'a',
+                "y": name[1] - b'1',
+                "stone": owner(i),
+                "marked": p.marked & (1 << i) != 0,
+            })
+        })
+        .collect();
+    let mut lines = Vec::new();
+    for i in 0..g.points {
+        for j in i + 1..g.points {
+            if g.adjacent[i] & (1 << j) != 0 {
+                lines.push(json!([g.names[i], g.names[j]]));
+            }
+        }
+    }
+    json!({
+        "size": 2 * g.rings + 1,
+        "points": points,
+        "lines": lines,
+        "hand": {"white": p.hand[0], "black": p.hand[1]},
+    })
+}
+
+/// Every move of `p` (whole moves, removals included) with the position it leads to and the
+/// points it names in order (what a click on the board picks: from, to, removed).
+pub fn children_json(m: &Mill, p: &Position) -> Vec<Value> {
+    m.children(p, false)
+        .into_iter()
+        .map(|(text, q)| {
+            let path: Vec<&str> = text.split(['-', 'x']).filter(|s| !s.is_empty()).collect();
+            json!({"move": text, "fen": m.format_fen(&q), "path": path})
+        })
+        .collect()
+}

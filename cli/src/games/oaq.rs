@@ -90,3 +90,40 @@ pub fn open_table(g: &Oaq, dir: &Path) -> Result<Option<OaqTable>, TableError> {
     }
     Ok(Some(t))
 }
+
+/// The board of `p` for drawing (`retro serve`'s page): the twelve cells as players see them
+/// (South's 1-5 along the bottom, North's 7-11 along the top from right to left, the mandarin
+/// cells 0 and 6 at the ends), their seeds, the big pieces, the stores.
+pub fn board_json(p: &Position) -> Value {
+    let cells: Vec<Value> = (0..12usize)
+        .map(|i| {
+            let (x, y) = match i {
+                0 => (0, 1),
+                6 => (6, 1),
+                1..=5 => (i, 2),
+                _ => (12 - i, 0),
+            };
+            let big = (i == 0 || i == 6) && p.big[i / 6];
+            json!({"name": i.to_string(), "x": x, "y": y, "seeds": p.cells[i], "big": big,
+                   "mandarin": i == 0 || i == 6})
+        })
+        .collect();
+    json!({"cells": cells, "stores": {"south": p.stores[0], "north": p.stores[1]}})
+}
+
+/// Every move of `p` with the position it leads to and what a click picks: the cell, then the
+/// first cell it sows into (`3+` sows 4 first, `3-` sows 2).
+pub fn children_json(g: &Oaq, p: &Position) -> Vec<Value> {
+    let mut list = Vec::new();
+    g.moves(p, &mut list);
+    list.iter()
+        .map(|(m, t)| {
+            let next = (m.cell as i32 + m.dir as i32).rem_euclid(12);
+            json!({
+                "move": g.format_move(m),
+                "fen": g.format_position(&t.position),
+                "path": [m.cell.to_string(), next.to_string()],
+            })
+        })
+        .collect()
+}

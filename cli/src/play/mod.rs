@@ -56,19 +56,9 @@ fn mill_advice(
             Ok(v)
         }
         Err(ProbeError::Missing { .. } | ProbeError::RemovalPending) => {
-            let m = db.game();
-            let r = retro_solver::mill::search::search(db, p, limits)
+            crate::analyse::mill::search_json(db, p, limits)
                 .map_err(|e| crate::analyse::mill::probe_err(db, variant, dir, e))?
-                .ok_or_else(|| CliError::other("the game is over"))?;
-            let moves = r
-                .moves
-                .iter()
-                .map(|s| (m.format_move(&s.mv), s.score, s.proven));
-            Ok(crate::analyse::dara::search_json(
-                m.format_fen(p),
-                (r.score, r.proven, r.depth, r.nodes),
-                moves.collect(),
-            ))
+                .ok_or_else(|| CliError::other("the game is over"))
         }
         Err(e) => Err(crate::analyse::mill::probe_err(db, variant, dir, e)),
     }

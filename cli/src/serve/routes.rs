@@ -1,0 +1,298 @@
+//! The router: the API's routes, the page's, and how errors are answered (JSON, with the field
+//! at fault; 503 with the solve command for a missing table).
+
+use super::answer::{Game, State};
+use super::page;
+use super::params::Params;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State as AxState};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// Largest request body (`POST /api/batch`).
+pub const MAX_BODY: usize = 1 << 20;
+/// Largest request head the router takes (header names and values).
+pub const MAX_HEAD: usize = 16 * 1024;
+/// Most positions in one batch.
+pub const MAX_BATCH: usize = 1000;
+
+/// Why a request gets no analysis.
+#[derive(Debug)]
+pub enum ApiError {
+    /// Bad input (400): the field and what is wrong with it.
+    Bad { field: String, message: String },
+    /// No such route or game (404).
+    NotFound(String),
+    /// A table is missing (503): the message and the command that builds it.
+    Missing { message: String, solve: String },
+    /// The server is too busy or the request took too long (503 / 408).
+    Status(StatusCode, String),
+    /// A table could not be read (500).
+    Internal(String),
+}
+
+impl ApiError {
+    /// A 400 naming the field.
+    pub fn bad(field: &str, message: impl Into<String>) -> ApiError {
+        ApiError::Bad {
+            field: field.to_string(),
+            message: message.into(),
+        }
+    }
+
+    /// The status and the JSON body.
+    pub fn reply(&self) -> (StatusCode, Value) {
+        match self {
+            ApiError::Bad { field, message } => (
+                StatusCode::BAD_REQUEST,
+                json!({"error": format!("{field}: {message}"), "field": field}),
+            ),
+            ApiError::NotFound(m) => (StatusCode::NOT_FOUND, json!({"error": m})),
+            ApiError::Missing { message, solve } => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                json!({"error": message, "solve": solve}),
+            ),
+            ApiError::Status(s, m) => (*s, json!({"error": m})),
+            ApiError::Internal(m) => (StatusCode::INTERNAL_SERVER_ERROR, json!({"error": m})),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, body) = self.reply();
+        (status, Json(body)).into_response()
+    }
+}
+
+type Shared = Arc<State>;
+
+/// Runs `f` on a blocking thread once one of the state's analysis slots is free.
+async fn blocking<T: Send + 'static>(
+    state: &Shared,
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let _permit =
+        state.workers.clone().acquire_owned().await.map_err(|_| {
+            ApiError::Status(StatusCode::SERVICE_UNAVAILABLE, "shutting down".into())
+        })?;
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiError::Internal(format!("the analysis failed: {e}")))?
+}
+
+fn game_of(name: &str) -> Result<Game, ApiError> {
+    Game::parse(name).ok_or_else(|| {
+        ApiError::NotFound(format!(
+            "no game '{}' (the games: mill, dara, oaq)",
+            name.chars().take(40).collect::<String>()
+        ))
+    })
+}
+
+async fn analyse(
+    AxState(state): AxState<Shared>,
+    Path(game): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<Value>, ApiError> {
+    let game = game_of(&game)?;
+    let params = Params::from_query(query.as_deref())?;
+    let s = state.clone();
+    blocking(&state, move || s.analyse(game, &params))
+        .await
+        .map(Json)
+}
+
+async fn board(
+    AxState(state): AxState<Shared>,
+    Path(game): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<Value>, ApiError> {
+    let game = game_of(&game)?;
+    let mut params = Params::from_query(query.as_deref())?;
+    params.search = false;
+    let s = state.clone();
+    blocking(&state, move || s.board(game, &params))
+        .await
+        .map(Json)
+}
+
+/// The body of `POST /api/batch`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Batch {
+    game: String,
+    #[serde(default)]
+    variant: Option<String>,
+    #[serde(default, alias = "rules")]
+    rule: Vec<String>,
+    #[serde(default)]
+    pv: bool,
+    fens: Vec<String>,
+}
+
+async fn batch(AxState(state): AxState<Shared>, body: Bytes) -> Result<Json<Value>, ApiError> {
+    let b: Batch = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::bad("body", format!("not a batch request: {e}")))?;
+    let game = game_of(&b.game).map_err(|_| {
+        ApiError::bad(
+            "game",
+            format!(
+                "no game '{}' (mill, dara, oaq)",
+                b.game.chars().take(40).collect::<String>()
+            ),
+        )
+    })?;
+    if b.fens.len() > MAX_BATCH {
+        return Err(ApiError::bad(
+            "fens",
+            format!("{} positions, at most {MAX_BATCH} a request", b.fens.len()),
+        ));
+    }
+    let base = Params {
+        variant: b.variant,
+        rule: b.rule,
+        pv: b.pv,
+        // Mill answers from the tables alone (a missing table is an error line); Dara and
+        // Ô Ăn Quan search positions outside their tables for 50 ms each.
+        time: Some(0.05),
+        ..Params::default()
+    };
+    base.check()?;
+    for f in &b.fens {
+        if f.len() > super::params::MAX_FEN {
+            return Err(ApiError::bad("fens", "a position longer than 512 bytes"));
+        }
+    }
+    let s = state.clone();
+    blocking(&state, move || {
+        use rayon::prelude::*;
+        let results: Vec<Value> = b
+            .fens
+            .par_iter()
+            .enumerate()
+            .map(|(i, fen)| {
+                let p = Params {
+                    fen: Some(fen.clone()),
+                    ..base.clone()
+                };
+                match s.analyse(game, &p) {
+                    Ok(v) => v,
+                    Err(ApiError::Internal(m)) => crate::output::line_error(i + 1, fen, m),
+                    Err(e) => {
+                        let (_, body) = e.reply();
+                        let mut v = crate::output::line_error(
+                            i + 1,
+                            fen,
+                            body["error"].as_str().unwrap_or(""),
+                        );
+                        if let Some(solve) = body.get("solve") {
+                            v["solve"] = solve.clone();
+                        }
+                        v
+                    }
+                }
+            })
+            .collect();
+        Ok(json!({ "results": results }))
+    })
+    .await
+    .map(Json)
+}
+
+async fn variants() -> Json<Value> {
+    Json(crate::variants::json())
+}
+
+async fn not_found(method: Method) -> ApiError {
+    if method != Method::GET && method != Method::HEAD && method != Method::POST {
+        return ApiError::Status(StatusCode::METHOD_NOT_ALLOWED, "method not allowed".into());
+    }
+    ApiError::NotFound("no such page (the API: /api/mill, /api/dara, /api/oaq, /api/board/GAME, /api/batch, /api/variants)".into())
+}
+
+/// Every reply: a time limit, CORS headers, answers to CORS preflight requests.
+async fn guard(state: AxState<Shared>, req: Request, next: Next) -> Response {
+    let preflight = req.method() == Method::OPTIONS;
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let head: usize = req
+        .headers()
+        .iter()
+        .map(|(k, v)| k.as_str().len() + v.len() + 4)
+        .sum::<usize>()
+        + req.uri().to_string().len();
+    let mut res = if head > MAX_HEAD {
+        ApiError::Status(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            format!("the request head is larger than {MAX_HEAD} bytes"),
+        )
+        .into_response()
+    } else if preflight {
+        StatusCode::NO_CONTENT.into_response()
+    } else if declared.is_some_and(|n| n > MAX_BODY as u64) {
+        // Refused before a byte of it is read.
+        ApiError::Status(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the body is larger than {MAX_BODY} bytes"),
+        )
+        .into_response()
+    } else {
+        match tokio::time::timeout(state.limits.timeout, next.run(req)).await {
+            Ok(r) => r,
+            Err(_) => ApiError::Status(
+                StatusCode::REQUEST_TIMEOUT,
+                "the request took too long".into(),
+            )
+            .into_response(),
+        }
+    };
+    let h = res.headers_mut();
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    if preflight {
+        h.insert(
+            header::ACCESS_CONTROL_ALLOW_METHODS,
+            HeaderValue::from_static("GET, POST, OPTIONS"),
+        );
+        h.insert(
+            header::ACCESS_CONTROL_ALLOW_HEADERS,
+            HeaderValue::from_static("Content-Type"),
+        );
+        h.insert(
+            header::ACCESS_CONTROL_MAX_AGE,
+            HeaderValue::from_static("86400"),
+        );
+    }
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    res
+}
+
+/// The whole router.
+pub fn router(state: Shared) -> Router {
+    Router::new()
+        .route("/", get(page::index))
+        .route("/app.js", get(page::script))
+        .route("/style.css", get(page::style))
+        .route("/api/variants", get(variants))
+        .route("/api/batch", post(batch))
+        .route("/api/board/{game}", get(board))
+        .route("/api/{game}", get(analyse))
+        .fallback(not_found)
+        .layer(middleware::from_fn_with_state(state.clone(), guard))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}
