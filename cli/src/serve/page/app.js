@@ -192,7 +192,7 @@ function renderMoves() {
   if (page.analysis) for (const m of page.analysis.moves || []) values.set(m.move, m);
   const best = new Set(page.analysis ? page.analysis.best || [] : []);
   const rows = page.view.children.map((c) => ({ c, v: values.get(c.move) }));
-  rows.sort((x, y) => (y.v ? rank(y.v) : -2e6) - (x.v ? rank(x.v) : -2e6) || x.c.move.localeCompare(y.c.move));
+  rows.sort((x, y) => (y.v ? rank(y.v) : -2e6) - (x.v ? rank(x.v) : -2e6) || (x.c.move < y.c.move ? -1 : x.c.move > y.c.move ? 1 : 0));
   for (const { c, v } of rows) {
     const tr = document.createElement("tr");
     tr.dataset.move = c.move;
@@ -248,8 +248,9 @@ function onPoint(name) {
 function drawBoard() {
   const svg = $("board");
   svg.textContent = "";
+  // Where the move being clicked together can go on (nothing marked before the first click).
   const targets = new Set();
-  for (const c of candidates(page.clicks)) {
+  for (const c of page.clicks.length ? candidates(page.clicks) : []) {
     if (c.path.length > page.clicks.length) targets.add(c.path[page.clicks.length]);
   }
   const selected = new Set(page.clicks);
