@@ -63,7 +63,10 @@ pub struct State {
     pub dir: PathBuf,
     /// The server's limits.
     pub limits: Limits,
-    /// Analyses run at once on blocking threads; more wait their turn.
+    /// The threads that run the analyses (table probes and searches block): a fixed pool, so
+    /// that each keeps its decoded-block cache warm and memory stays flat.
+    pub pool: rayon::ThreadPool,
+    /// Analyses queued or running at once; more wait their turn without holding a thread.
     pub workers: Arc<Semaphore>,
     open: Mutex<HashMap<(Game, String), Open>>,
     /// Dara's databases by rule fingerprint, never dropped (at most four).
@@ -85,16 +88,23 @@ fn rule_error(rules: &RuleArgs, e: crate::error::CliError) -> ApiError {
 }
 
 impl State {
-    /// A server's state; `threads` analyses run at once (twice the worker threads, so that a
-    /// slow search does not stall the probes).
-    pub fn new(dir: PathBuf, threads: usize, limits: Limits) -> Arc<State> {
-        Arc::new(State {
+    /// A server's state: `2 * threads` analysis threads (twice the event-loop threads, so that
+    /// a slow search does not stall the probes), as many analyses at once.
+    pub fn new(dir: PathBuf, threads: usize, limits: Limits) -> Result<Arc<State>, String> {
+        let n = 2 * threads.max(1);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("analysis-{i}"))
+            .build()
+            .map_err(|e| format!("cannot start the analysis threads: {e}"))?;
+        Ok(Arc::new(State {
             dir,
             limits,
-            workers: Arc::new(Semaphore::new(2 * threads.max(1))),
+            pool,
+            workers: Arc::new(Semaphore::new(n)),
             open: Mutex::new(HashMap::new()),
             dara_dbs: Mutex::new(HashMap::new()),
-        })
+        }))
     }
 
     /// The open tables of a rule profile (by its fingerprint), opened on first use.

@@ -30,7 +30,9 @@ pub struct Limits {
 /// Runs `retro serve`.
 pub fn run(a: &ServeArgs) -> Result<(), CliError> {
     if !(a.timeout > 0.0 && a.timeout <= 3600.0) {
-        return Err(CliError::input("--timeout must be 0 to 3600 seconds"));
+        return Err(CliError::input(
+            "--timeout must be more than 0 and at most 3600 seconds",
+        ));
     }
     if a.max_connections == 0 {
         return Err(CliError::input("--max-connections must be at least 1"));
@@ -43,7 +45,7 @@ pub fn run(a: &ServeArgs) -> Result<(), CliError> {
         max_connections: a.max_connections,
         max_search: a.max_search_time.clamp(0.01, 60.0),
     };
-    let state = answer::State::new(a.dir.clone(), threads, limits);
+    let state = answer::State::new(a.dir.clone(), threads, limits).map_err(CliError::other)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(threads.max(1))
         .enable_all()

@@ -72,7 +72,8 @@ impl IntoResponse for ApiError {
 
 type Shared = Arc<State>;
 
-/// Runs `f` on a blocking thread once one of the state's analysis slots is free.
+/// Runs `f` on one of the state's analysis threads once a slot is free (a panic in it is a
+/// 500, never a dead server).
 async fn blocking<T: Send + 'static>(
     state: &Shared,
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
@@ -81,9 +82,15 @@ async fn blocking<T: Send + 'static>(
         state.workers.clone().acquire_owned().await.map_err(|_| {
             ApiError::Status(StatusCode::SERVICE_UNAVAILABLE, "shutting down".into())
         })?;
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| ApiError::Internal(format!("the analysis failed: {e}")))?
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    state.pool.spawn(move || {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+        let _ = tx.send(r);
+    });
+    match rx.await {
+        Ok(Ok(r)) => r,
+        Ok(Err(_)) | Err(_) => Err(ApiError::Internal("the analysis failed".into())),
+    }
 }
 
 fn game_of(name: &str) -> Result<Game, ApiError> {
