@@ -310,49 +310,36 @@ fn ten_thousand_malformed_requests_get_4xx_and_the_server_goes_on() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+/// Sends `request` on a new connection and reads until the server closes it, which must
+/// happen within 8 s (the server runs with `--timeout 1`); returns what came back.
+fn held(port: u16, request: &[u8]) -> Vec<u8> {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.write_all(request).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let t = Instant::now();
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf);
+    assert!(
+        t.elapsed() < Duration::from_secs(8),
+        "held {:?}",
+        t.elapsed()
+    );
+    buf
+}
+
 #[test]
 fn stalled_and_idle_clients_are_cut_off() {
     let server = Server::start(served_tables(), &["--timeout", "1"]);
     let port = server.port;
     // Half a request head, then nothing: the server gives up on it.
-    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    s.write_all(b"GET /api/mill HTTP/1.1\r\nHost: x\r\n")
-        .unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let t = Instant::now();
-    let mut buf = Vec::new();
-    let _ = s.read_to_end(&mut buf);
-    assert!(
-        t.elapsed() < Duration::from_secs(8),
-        "held {:?}",
-        t.elapsed()
-    );
+    held(port, b"GET /api/mill HTTP/1.1\r\nHost: x\r\n");
     // An idle keep-alive connection after a request is closed too.
-    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    s.write_all(b"GET /api/variants HTTP/1.1\r\nHost: x\r\n\r\n")
-        .unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let t = Instant::now();
-    let mut buf = Vec::new();
-    let _ = s.read_to_end(&mut buf);
+    let buf = held(port, b"GET /api/variants HTTP/1.1\r\nHost: x\r\n\r\n");
     assert!(buf.starts_with(b"HTTP/1.1 200"));
-    assert!(
-        t.elapsed() < Duration::from_secs(8),
-        "held {:?}",
-        t.elapsed()
-    );
     // A body that never comes.
-    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    s.write_all(b"POST /api/batch HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"ga")
-        .unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let t = Instant::now();
-    let mut buf = Vec::new();
-    let _ = s.read_to_end(&mut buf);
-    assert!(
-        t.elapsed() < Duration::from_secs(8),
-        "held {:?}",
-        t.elapsed()
+    let buf = held(
+        port,
+        b"POST /api/batch HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"ga",
     );
     assert!(
         buf.is_empty() || buf.starts_with(b"HTTP/1.1 408"),

@@ -178,17 +178,21 @@ fn children(port: u16, game: &str, rules: &str, fen: &str) -> Vec<Value> {
     r.json()["children"].as_array().unwrap().clone()
 }
 
+/// Clicks a point of the board (Mill and Dara) or a cell (Ô Ăn Quan).
+async fn click_point(c: &Client, p: &str) {
+    let sel = format!("g[data-point='{p}'] .hit, g[data-point='{p}'] .cell");
+    c.find(Locator::Css(&sel))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
 /// Clicks the points of a move's path on the board and checks where the page goes.
 async fn click_move(c: &Client, child: &Value, from: &str) {
     for p in child["path"].as_array().unwrap() {
-        let p = p.as_str().unwrap();
-        let sel = format!("g[data-point='{p}'] .hit, g[data-point='{p}'] .cell");
-        c.find(Locator::Css(&sel))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click_point(c, p.as_str().unwrap()).await;
     }
     let now = settled(c, Some(from)).await;
     assert_eq!(
@@ -197,6 +201,16 @@ async fn click_move(c: &Client, child: &Value, from: &str) {
         "after clicking {}",
         child["move"]
     );
+}
+
+/// Clicks the element with this id.
+async fn click_id(c: &Client, id: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
 }
 
 async fn screenshot(c: &Client, game: &str) {
@@ -262,12 +276,7 @@ async fn mill(c: &Client, server: &Server) {
     let box_ = c.find(Locator::Id("fen")).await.unwrap();
     box_.clear().await.unwrap();
     box_.send_keys("not a position").await.unwrap();
-    c.find(Locator::Id("load"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_id(c, "load").await;
     let t = Instant::now();
     let err = loop {
         let e = c.find(Locator::Id("error")).await.unwrap();
@@ -304,12 +313,7 @@ async fn mill(c: &Client, server: &Server) {
     };
     c.goto(&format!("{base}&fen={}", enc(&won))).await.unwrap();
     settled(c, None).await;
-    c.find(Locator::Id("play"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_id(c, "play").await;
     let t = Instant::now();
     let status = loop {
         let s = c
@@ -337,14 +341,7 @@ async fn mill(c: &Client, server: &Server) {
     // The screenshot: the position with the removing slide, its first point clicked.
     c.goto(&format!("{base}&fen={}", enc(&fen))).await.unwrap();
     settled(c, None).await;
-    let p = mv["path"][0].as_str().unwrap();
-    let sel = format!("g[data-point='{p}'] .hit");
-    c.find(Locator::Css(&sel))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click_point(c, mv["path"][0].as_str().unwrap()).await;
     screenshot(c, "mill").await;
 }
 

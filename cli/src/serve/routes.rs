@@ -262,29 +262,21 @@ async fn guard(state: AxState<Shared>, req: Request, next: Next) -> Response {
             .into_response(),
         }
     };
-    let h = res.headers_mut();
-    h.insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
-    );
+    let mut headers = vec![
+        (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    ];
     if preflight {
-        h.insert(
-            header::ACCESS_CONTROL_ALLOW_METHODS,
-            HeaderValue::from_static("GET, POST, OPTIONS"),
-        );
-        h.insert(
-            header::ACCESS_CONTROL_ALLOW_HEADERS,
-            HeaderValue::from_static("Content-Type"),
-        );
-        h.insert(
-            header::ACCESS_CONTROL_MAX_AGE,
-            HeaderValue::from_static("86400"),
-        );
+        headers.extend([
+            (header::ACCESS_CONTROL_ALLOW_METHODS, "GET, POST, OPTIONS"),
+            (header::ACCESS_CONTROL_ALLOW_HEADERS, "Content-Type"),
+            (header::ACCESS_CONTROL_MAX_AGE, "86400"),
+        ]);
     }
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
+    for (name, value) in headers {
+        res.headers_mut()
+            .insert(name, HeaderValue::from_static(value));
+    }
     res
 }
 
