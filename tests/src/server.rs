@@ -243,3 +243,16 @@ pub fn sample(game: &str, dir: &Path, n: usize, extra: &[&str]) -> Vec<String> {
     assert!(out.status.success(), "{}", crate::stderr(&out));
     crate::stdout(&out).lines().map(str::to_string).collect()
 }
+
+/// `retro analyse GAME --dir dir --fen fen --json` with rule arguments, parsed.
+pub fn analyse_json(game: &str, dir: &Path, fen: &str, rules: &[&str]) -> serde_json::Value {
+    let d = dir.to_str().unwrap();
+    let args = [
+        &["analyse", game, "--dir", d, "--fen", fen, "--json"][..],
+        rules,
+    ]
+    .concat();
+    let out = crate::retro(&args, None);
+    assert!(out.status.success(), "{args:?}: {}", crate::stderr(&out));
+    serde_json::from_str(&crate::stdout(&out)).unwrap()
+}

@@ -2,24 +2,14 @@
 //! errors name the field; 10,000 malformed requests are all answered 4xx and the server goes
 //! on answering correctly; stalled clients are cut off.
 
-use retro_tests::server::{enc, get, post, raw, sample, served_tables, Reply, Server};
-use retro_tests::{retro, stderr, stdout};
+use retro_tests::server::{
+    analyse_json, enc, get, post, raw, sample, served_tables, Reply, Server,
+};
+use retro_tests::{retro, stdout};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
-
-/// `retro analyse GAME --dir D --fen F --json` with rule arguments.
-fn analyse(game: &str, dir: &str, fen: &str, rules: &[&str]) -> Value {
-    let args = [
-        &["analyse", game, "--dir", dir, "--fen", fen, "--json"][..],
-        rules,
-    ]
-    .concat();
-    let out = retro(&args, None);
-    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-    serde_json::from_str(&stdout(&out)).unwrap()
-}
 
 fn query(fen: &str, rules: &[(&str, &str)]) -> String {
     let mut q = format!("fen={}", enc(fen));
@@ -32,7 +22,6 @@ fn query(fen: &str, rules: &[(&str, &str)]) -> String {
 #[test]
 fn the_api_answers_what_analyse_answers() {
     let dir = served_tables();
-    let d = dir.to_str().unwrap();
     let server = Server::start(dir, &[]);
     let port = server.port;
 
@@ -41,7 +30,7 @@ fn the_api_answers_what_analyse_answers() {
     fens.push("********/******** w p p 0 6 0 6 0 0 0 0 0 0 0 0 1".into());
     assert!(fens.len() > 40, "{} positions", fens.len());
     for fen in &fens {
-        let want = analyse("mill", d, fen, &["--variant", "six-mens-morris"]);
+        let want = analyse_json("mill", dir, fen, &["--variant", "six-mens-morris"]);
         let r = get(
             port,
             &format!(
@@ -59,21 +48,7 @@ fn the_api_answers_what_analyse_answers() {
     }
     // With a principal variation.
     let fen = &fens[fens.len() / 2];
-    let want = {
-        let args = [
-            "analyse",
-            "mill",
-            "--dir",
-            d,
-            "--fen",
-            fen,
-            "--json",
-            "--pv",
-            "--variant",
-            "six-mens-morris",
-        ];
-        serde_json::from_str::<Value>(&stdout(&retro(&args, None))).unwrap()
-    };
+    let want = analyse_json("mill", dir, fen, &["--pv", "--variant", "six-mens-morris"]);
     let r = get(
         port,
         &format!(
@@ -93,7 +68,7 @@ fn the_api_answers_what_analyse_answers() {
     for (fen, got) in fens.iter().zip(&results) {
         assert_eq!(
             got,
-            &analyse("mill", d, fen, &["--variant", "six-mens-morris"])
+            &analyse_json("mill", dir, fen, &["--variant", "six-mens-morris"])
         );
     }
 
@@ -101,7 +76,7 @@ fn the_api_answers_what_analyse_answers() {
     let fens = sample("dara", dir, 15, &[]);
     assert_eq!(fens.len(), 15);
     for fen in &fens {
-        let want = analyse("dara", d, fen, &[]);
+        let want = analyse_json("dara", dir, fen, &[]);
         assert_eq!(want["source"], "tables", "{fen}");
         let r = get(port, &format!("/api/dara?{}", query(fen, &[])));
         assert_eq!(r.status, 200, "{fen}");
@@ -122,7 +97,7 @@ fn the_api_answers_what_analyse_answers() {
     }
     assert_eq!(fens.len(), 11);
     for fen in &fens {
-        let want = analyse("oaq", d, fen, &["--rule", "seeds=1,1"]);
+        let want = analyse_json("oaq", dir, fen, &["--rule", "seeds=1,1"]);
         assert_eq!(want["source"], "table");
         let r = get(
             port,

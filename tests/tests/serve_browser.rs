@@ -7,8 +7,7 @@
 //! page goes to `target/release/screenshots/`.
 
 use fantoccini::{Client, ClientBuilder, Locator};
-use retro_tests::server::{enc, get, sample, served_tables, Server};
-use retro_tests::{retro, stdout};
+use retro_tests::server::{analyse_json, enc, get, sample, served_tables, Server};
 use serde_json::{json, Value};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -152,20 +151,12 @@ async fn check_list(c: &Client, port: u16, game: &str, rules: &str, fen: &str) -
     let a = a.json();
     assert_eq!(listed(c).await, expected(&a), "{game} {fen}");
     if a["source"] != "search" {
-        let dir = served_tables().to_str().unwrap();
         let rule_args: &[&str] = match game {
             "mill" => &["--variant", "six-mens-morris"],
             "oaq" => &["--rule", "seeds=1,1"],
             _ => &[],
         };
-        let args = [
-            &["analyse", game, "--dir", dir, "--fen", fen, "--json"][..],
-            rule_args,
-        ]
-        .concat();
-        let out = retro(&args, None);
-        assert!(out.status.success(), "{args:?}");
-        let cli: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let cli = analyse_json(game, served_tables(), fen, rule_args);
         assert_eq!(a, cli, "{game} {fen}: the API and retro analyse differ");
     }
     a

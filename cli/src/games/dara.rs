@@ -98,7 +98,7 @@ pub fn children_json(g: &Dara, p: &Position) -> Vec<Value> {
     sorted_moves(g, p)
         .into_iter()
         .map(|(text, q)| {
-            let path: Vec<&str> = text.split(['-', 'x']).filter(|s| !s.is_empty()).collect();
+            let path = super::click_path(&text);
             json!({"move": text, "fen": g.format_position(&q), "path": path})
         })
         .collect()

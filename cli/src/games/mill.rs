@@ -99,7 +99,7 @@ pub fn children_json(m: &Mill, p: &Position) -> Vec<Value> {
     m.children(p, false)
         .into_iter()
         .map(|(text, q)| {
-            let path: Vec<&str> = text.split(['-', 'x']).filter(|s| !s.is_empty()).collect();
+            let path = super::click_path(&text);
             json!({"move": text, "fen": m.format_fen(&q), "path": path})
         })
         .collect()

@@ -73,6 +73,11 @@ pub struct State {
     dara_dbs: Mutex<HashMap<String, &'static SectorDb<DaraRules>>>,
 }
 
+/// A position text that does not parse.
+fn bad_fen(e: crate::error::CliError) -> ApiError {
+    ApiError::bad("fen", e.message)
+}
+
 /// A rule error, named by the field that holds it.
 fn rule_error(rules: &RuleArgs, e: crate::error::CliError) -> ApiError {
     let field = match &rules.variant {
@@ -185,18 +190,15 @@ impl State {
         })
     }
 
-    /// The search limits of a request: its `depth` and `time` (time at most `--max-search-time`).
+    /// The search limits of a request: `retro analyse`'s for its `depth` and `time`, the time at
+    /// most `--max-search-time` (also when only a depth is given, which the CLI leaves unbounded).
     fn search_limits(&self, p: &Params) -> SearchLimits {
-        let max = self.limits.max_search;
-        let time = match (p.depth, p.time) {
-            (_, Some(t)) => Some(t.min(max)),
-            (Some(_), None) => Some(max),
-            (None, None) => Some(2f64.min(max)),
-        };
-        SearchLimits {
-            depth: p.depth.unwrap_or(200),
-            time: time.map(std::time::Duration::from_secs_f64),
-        }
+        let max = std::time::Duration::from_secs_f64(self.limits.max_search);
+        let capped = p.time.map(|t| t.min(self.limits.max_search));
+        let mut l =
+            crate::output::limits(p.depth, capped).expect("a positive time of at most a minute");
+        l.time = Some(l.time.map_or(max, |t| t.min(max)));
+        l
     }
 
     /// The analysis of one position: what `retro analyse GAME --json` prints for it.
@@ -206,8 +208,7 @@ impl State {
         match game {
             Game::Mill => {
                 let db = self.mill(&rules)?;
-                let pos = mill_game::position(db.game(), p.fen.as_deref())
-                    .map_err(|e| ApiError::bad("fen", e.message))?;
+                let pos = mill_game::position(db.game(), p.fen.as_deref()).map_err(bad_fen)?;
                 match crate::analyse::mill::analyse_json(&db, &pos, p.pv) {
                     Ok(v) => Ok(v),
                     Err(ProbeError::Missing { .. } | ProbeError::RemovalPending) if p.search => {
@@ -221,16 +222,14 @@ impl State {
             Game::Dara => {
                 let open = self.dara(&rules)?;
                 let (g, tables) = &*open;
-                let pos = dara_game::position(g, p.fen.as_deref())
-                    .map_err(|e| ApiError::bad("fen", e.message))?;
+                let pos = dara_game::position(g, p.fen.as_deref()).map_err(bad_fen)?;
                 crate::analyse::dara::analysis_json(g, tables, &pos, p.pv, limits)
                     .map_err(|e| ApiError::Internal(e.to_string()))
             }
             Game::Oaq => {
                 let open = self.oaq(&rules)?;
                 let (g, table) = &*open;
-                let pos = oaq_game::position(g, p.fen.as_deref())
-                    .map_err(|e| ApiError::bad("fen", e.message))?;
+                let pos = oaq_game::position(g, p.fen.as_deref()).map_err(bad_fen)?;
                 crate::analyse::oaq::analysis_json(g, table.as_ref(), &pos, limits)
                     .map_err(|e| ApiError::Internal(e.to_string()))
             }
@@ -267,7 +266,6 @@ impl State {
     pub fn board(&self, game: Game, p: &Params) -> Result<Value, ApiError> {
         let rules = p.rule_args();
         let bad_rule = |e| rule_error(&rules, e);
-        let bad_fen = |e: crate::error::CliError| ApiError::bad("fen", e.message);
         let fen = p.fen.as_deref();
         Ok(match game {
             Game::Mill => {

@@ -11,29 +11,21 @@ pub const MAX_FEN: usize = 512;
 pub const MAX_RULES: usize = 32;
 
 /// The parameters of an analysis request.
-#[derive(Debug, Default, Clone, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Default, Clone)]
 pub struct Params {
     /// The position (default: the game's start).
-    #[serde(default)]
     pub fen: Option<String>,
     /// The Mill preset.
-    #[serde(default)]
     pub variant: Option<String>,
     /// Rule field overrides, `FIELD=VALUE`.
-    #[serde(default, alias = "rules")]
     pub rule: Vec<String>,
     /// Add a principal variation.
-    #[serde(default)]
     pub pv: bool,
     /// Mill: answer by search where no table holds the position (instead of 503).
-    #[serde(default)]
     pub search: bool,
     /// Search depth limit in plies (positions without tables).
-    #[serde(default)]
     pub depth: Option<u32>,
     /// Search time limit in seconds (positions without tables).
-    #[serde(default)]
     pub time: Option<f64>,
 }
 

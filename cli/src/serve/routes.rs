@@ -102,17 +102,28 @@ fn game_of(name: &str) -> Result<Game, ApiError> {
     })
 }
 
+/// Answers one position of the query on an analysis thread with `f` (the analysis, or the
+/// page's board view).
+async fn one_position(
+    state: Shared,
+    game: &str,
+    query: Option<String>,
+    f: fn(&State, Game, &Params) -> Result<Value, ApiError>,
+) -> Result<Json<Value>, ApiError> {
+    let game = game_of(game)?;
+    let params = Params::from_query(query.as_deref())?;
+    let s = state.clone();
+    blocking(&state, move || f(&s, game, &params))
+        .await
+        .map(Json)
+}
+
 async fn analyse(
     AxState(state): AxState<Shared>,
     Path(game): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
-    let game = game_of(&game)?;
-    let params = Params::from_query(query.as_deref())?;
-    let s = state.clone();
-    blocking(&state, move || s.analyse(game, &params))
-        .await
-        .map(Json)
+    one_position(state, &game, query, State::analyse).await
 }
 
 async fn board(
@@ -120,13 +131,7 @@ async fn board(
     Path(game): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
-    let game = game_of(&game)?;
-    let mut params = Params::from_query(query.as_deref())?;
-    params.search = false;
-    let s = state.clone();
-    blocking(&state, move || s.board(game, &params))
-        .await
-        .map(Json)
+    one_position(state, &game, query, State::board).await
 }
 
 /// The body of `POST /api/batch`.
@@ -190,7 +195,6 @@ async fn batch(AxState(state): AxState<Shared>, body: Bytes) -> Result<Json<Valu
                 };
                 match s.analyse(game, &p) {
                     Ok(v) => v,
-                    Err(ApiError::Internal(m)) => crate::output::line_error(i + 1, fen, m),
                     Err(e) => {
                         let (_, body) = e.reply();
                         let mut v = crate::output::line_error(
