@@ -129,7 +129,7 @@ impl Tables {
     /// Whether `q` (any side to move) is won for `winner`, by the rules or by the tables.
     fn won_for(&self, q: &Position, winner: Color) -> bool {
         if let Some(o) = self.m().outcome(q) {
-            return o.loser != winner;
+            return o.loser != Some(winner);
         }
         match self.db.value(q).unwrap() {
             V::Win(_) => q.side == winner,
@@ -558,7 +558,7 @@ fn play_from_the_last_safe_counter_wins_even_where_the_tables_best_move_would_no
         let over = format!("Game over at ply {}: {side} wins", line.len());
         assert!(text.contains(&over), "missing '{over}':\n{text}");
         let end = line.last().unwrap();
-        assert_eq!(m.outcome(end).map(|o| o.loser), Some(p.side.other()));
+        assert_eq!(m.outcome(end).and_then(|o| o.loser), Some(p.side.other()));
         assert_eq!(t.fen(end), s["fen"].as_str().unwrap());
         // Whatever the loser answers, the first removal comes within d plies.
         let reset = line.iter().position(|x| x.rule50 == 0).expect("a removal") + 1;

@@ -127,7 +127,7 @@ fn bad_input_exits_with_code_two_and_a_message() {
 fn variants_lists_every_preset_with_fields() {
     let v = json(&stdout(&retro(&["variants", "--json"], None)));
     let list = v["variants"].as_array().unwrap();
-    assert_eq!(list.len(), 13);
+    assert_eq!(list.len(), 14);
     let dsq = list.iter().find(|p| p["name"] == "da-san-qi").unwrap();
     assert_eq!(dsq["fields"]["mill-action"], "mark-and-delay");
     assert_eq!(dsq["fields"]["defender-first"], "true");

@@ -197,7 +197,7 @@ fn mill_engine_wins_in_the_promised_plies_against_the_longest_defence() {
     let m = six();
     let end = m.parse_fen(s["fen"].as_str().unwrap()).unwrap();
     let over = m.outcome(&end).expect("the final position is over");
-    assert_eq!(over.loser, Color::Black);
+    assert_eq!(over.loser, Some(Color::Black));
     let fields: Vec<&str> = s["fen"].as_str().unwrap().split(' ').collect();
     assert_eq!(&fields[1..3], ["w", "o"], "{s}");
     assert_eq!(s["result"], "win");

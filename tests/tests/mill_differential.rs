@@ -190,7 +190,7 @@ impl Ctx {
         let same_verdict = match (e_over, s_over) {
             (None, None) => true,
             (Some(g), Some((loser, why))) => {
-                color_index(g.loser) == loser && reason_matches(g.reason, why)
+                g.loser.map(color_index) == loser && reason_matches(g.reason, why)
             }
             _ => false,
         };
@@ -292,7 +292,7 @@ impl Ctx {
         if before.placing && !after.placing {
             let n = self.slow.t.points();
             let stones = (0..n).filter(|&i| after.cells[i] != 0).count();
-            if stones == n || after.board_full_loss {
+            if stones == n || after.board_full_end {
                 stats.board_full += 1;
             }
         }
@@ -369,7 +369,7 @@ impl Ctx {
 
 #[test]
 fn engine_matches_slow_generator_on_every_preset() {
-    assert_eq!(PRESETS.len(), 13, "the test expects the 13 presets");
+    assert_eq!(PRESETS.len(), 14, "the test expects the 14 presets");
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(usize, Stats, f64)>> = Mutex::new(Vec::new());

@@ -28,7 +28,7 @@ fn compare(m: &Mill, gen: &Gen, f: &Folded, out: &mut Children) -> bool {
     m.moves(&pos, &mut moves);
     let engine_wins_now = moves.iter().any(|(_, q)| {
         m.outcome(q)
-            .is_some_and(|o| o.loser == Color::Black && o.reason == EndReason::TooFewStones)
+            .is_some_and(|o| o.loser == Some(Color::Black) && o.reason == EndReason::TooFewStones)
     });
     gen.children(f, out);
     assert_eq!(out.wins_now, engine_wins_now, "{}", m.format_fen(&pos));

@@ -50,7 +50,7 @@ fn naive(m: &Mill, w: usize) -> HashMap<(u32, u32), Value> {
                 .map(|(_, q)| match m.outcome(q) {
                     Some(o) if q.side == Color::White => {
                         // Game over on the mover's own turn (a removal left the opponent with 2).
-                        assert_eq!(o.loser, Color::Black);
+                        assert_eq!(o.loser, Some(Color::Black));
                         Err(Value::Loss(0))
                     }
                     _ => {

@@ -5,6 +5,7 @@ use crate::error::CliError;
 use crate::games::mill::{game, position};
 use crate::solve::plan::PlanFigures;
 use retro_engine::mill::{Mill, Position};
+use retro_solver::mill::removal::move_value;
 use retro_solver::mill::sectors::start_sector;
 use retro_solver::mill::Db;
 use retro_solver::sectors::db::ProbeError;
@@ -50,19 +51,6 @@ pub fn probe_err(db: &Db, variant: &str, dir: &Path, e: ProbeError) -> CliError 
     }
 }
 
-/// The value of a move for the side that makes it.
-fn move_value(db: &Db, p: &Position, q: &Position) -> Result<Value, ProbeError> {
-    if q.side == p.side {
-        // The turn did not pass: the game ended on a removal.
-        return Ok(match db.game().outcome(q) {
-            Some(o) if o.loser != p.side => Value::Win(1),
-            Some(_) => Value::Loss(1),
-            None => db.value(q)?,
-        });
-    }
-    Ok(db.value(q)?.parent())
-}
-
 /// The answer of a search where no table holds the position (win/draw/loss, proven or not,
 /// as Dara's search answers); `None` when the game is over.
 pub fn search_json(
@@ -89,8 +77,11 @@ pub fn search_json(
 fn move_wdl(db: &Db, p: &Position, q: &Position) -> Result<Wdl, ProbeError> {
     if q.side == p.side {
         return Ok(match db.game().outcome(q) {
-            Some(o) if o.loser != p.side => Wdl::Win,
-            Some(_) => Wdl::Loss,
+            Some(o) => match o.won_by(p.side) {
+                Some(true) => Wdl::Win,
+                Some(false) => Wdl::Loss,
+                None => Wdl::Draw,
+            },
             None => db.wdl(q)?,
         });
     }

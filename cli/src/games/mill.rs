@@ -44,8 +44,8 @@ pub fn state_json(m: &Mill, p: &Position, split: bool) -> Value {
         "side": p.side.name(),
         "phase": phase,
         "game_over": over.map(|o| json!({
-            "winner": o.loser.other().name(),
-            "loser": o.loser.name(),
+            "winner": o.loser.map(|l| l.other().name()),
+            "loser": o.loser.map(|l| l.name()),
             "reason": o.reason.describe(),
         })),
         "moves": list,

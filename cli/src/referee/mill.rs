@@ -52,8 +52,10 @@ impl Referee for Mill {
     }
 
     fn end_by_rules(&self, p: &Position) -> Option<String> {
-        self.outcome(p)
-            .map(|o| format!("{} wins ({:?})", o.loser.other().name(), o.reason))
+        self.outcome(p).map(|o| match o.loser {
+            Some(l) => format!("{} wins ({:?})", l.other().name(), o.reason),
+            None => format!("a draw ({:?})", o.reason),
+        })
     }
 
     /// Board, marked points, mills already scored (one-time-mill variants), side to move,
@@ -92,7 +94,7 @@ impl Referee for Mill {
 
     fn final_result(&self, p: &Position, why: &Ended) -> Json {
         let over = self.outcome(p).filter(|_| matches!(why, Ended::Rules(_)));
-        crate::referee::win_loss_result(p.side, over.map(|o| o.loser))
+        crate::referee::win_loss_result(p.side, over.and_then(|o| o.loser))
     }
 }
 

@@ -25,7 +25,8 @@ impl Game for Mill {
     }
 
     fn result(&self, pos: &Position) -> Option<Option<usize>> {
-        self.outcome(pos).map(|o| Some(o.loser.other().index()))
+        self.outcome(pos)
+            .map(|o| o.loser.map(|l| l.other().index()))
     }
 
     fn parse_position(&self, text: &str) -> Result<Position, NotationError> {

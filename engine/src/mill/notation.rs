@@ -1,7 +1,7 @@
 //! The reference app's FEN (17-field and legacy 12-field forms) and both move forms.
 
 use super::geometry::Bits;
-use super::position::{Mill, Move, Position, Step, StepList, NO_POINT};
+use super::position::{GameOver, Mill, Move, Position, Step, StepList, NO_POINT};
 use super::rules::MillAction;
 use crate::{Color, NotationError};
 
@@ -242,11 +242,15 @@ impl Mill {
         }
         let occupied = stones[0] | stones[1] | marked;
         // The board can only be full out of the placing phase if placing ended that way, which
-        // loses for White under this rule, whatever phase letter the text gives (a full board
-        // with the side to move stuck reads and writes as the same position).
-        let board_full_loss = !placing
+        // ends the game under these rules (White loses, or a draw), whatever phase letter the
+        // text gives (a full board with the side to move stuck reads and writes as the same
+        // position).
+        let board_full_end = !placing
             && occupied == g.all
-            && self.profile.board_full == super::rules::BoardFull::FirstPlayerLoses;
+            && matches!(
+                self.profile.board_full,
+                super::rules::BoardFull::FirstPlayerLoses | super::rules::BoardFull::Draw
+            );
         let mut pos = Position {
             stones,
             marked,
@@ -255,7 +259,7 @@ impl Mill {
             pending,
             placing,
             stalemate_removal,
-            board_full_loss,
+            board_full_end,
             formed: [formed_w >> shift, formed_b >> shift],
             rule50,
             fullmove,
@@ -396,11 +400,14 @@ impl Mill {
             reason,
         };
         if let Some(over) = self.outcome(p) {
-            return Err(illegal(format!(
-                "the game is over ({} lost: {})",
-                over.loser.name(),
-                over.reason.describe()
-            )));
+            return Err(illegal(match over.loser {
+                Some(l) => format!(
+                    "the game is over ({} lost: {})",
+                    l.name(),
+                    over.reason.describe()
+                ),
+                None => format!("the game is over (a draw: {})", over.reason.describe()),
+            }));
         }
         let mut list = StepList::default();
         self.steps(p, &mut list);
@@ -550,12 +557,18 @@ impl Mill {
             p.hand[1]
         ));
         match self.outcome(p) {
-            Some(over) => out.push_str(&format!(
+            Some(GameOver {
+                loser: Some(l),
+                reason,
+            }) => out.push_str(&format!(
                 "Game over: {} wins ({} for {})\n",
-                who(over.loser.other()),
-                over.reason.describe(),
-                over.loser.name()
+                who(l.other()),
+                reason.describe(),
+                l.name()
             )),
+            Some(over) => {
+                out.push_str(&format!("Game over: a draw ({})\n", over.reason.describe()))
+            }
             None => {
                 let si = p.side.index();
                 let act = if p.pending[si] > 0 {

@@ -25,8 +25,9 @@ pub struct Position {
     pub placing: bool,
     /// The side to move was blocked and removes a neighbour before moving (`s:1`).
     pub stalemate_removal: bool,
-    /// White lost because the board was full when placing ended.
-    pub board_full_loss: bool,
+    /// Placing ended with the board full and the profile's board-full rule ended the game
+    /// (White lost, or a draw).
+    pub board_full_end: bool,
     /// Points of the mills each side has already scored (one-time mills).
     pub formed: [Bits; 2],
     /// Plies since the last removal or placement (the reference app's rule50 counter).
@@ -69,7 +70,7 @@ pub enum EndReason {
     TooFewStones,
     /// The loser, to move, has no legal move.
     NoLegalMove,
-    /// The board was full when placing ended and the profile makes White lose.
+    /// The board was full when placing ended: White loses, or a draw (the profile says which).
     BoardFull,
 }
 
@@ -87,10 +88,17 @@ impl EndReason {
 /// A finished game: who lost and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GameOver {
-    /// The side that lost.
-    pub loser: Color,
+    /// The side that lost; `None` for a draw (a full board under `board-full=draw`).
+    pub loser: Option<Color>,
     /// Why.
     pub reason: EndReason,
+}
+
+impl GameOver {
+    /// Whether `side` won (`Some(true)`) or lost (`Some(false)`); `None` for a draw.
+    pub fn won_by(&self, side: Color) -> Option<bool> {
+        self.loser.map(|l| l != side)
+    }
 }
 
 /// A fixed-capacity list of steps (no allocation in the move generator).
@@ -160,7 +168,7 @@ impl Mill {
             pending: [0, 0],
             placing: true,
             stalemate_removal: false,
-            board_full_loss: false,
+            board_full_end: false,
             formed: [0, 0],
             rule50: 0,
             fullmove: 1,
@@ -295,21 +303,25 @@ impl Mill {
 
     /// Whether the game is over, and how. A side to move with no legal step loses.
     pub fn outcome(&self, p: &Position) -> Option<GameOver> {
-        if p.board_full_loss {
+        if p.board_full_end {
+            let loser = match self.profile.board_full {
+                BoardFull::Draw => None,
+                _ => Some(Color::White),
+            };
             return Some(GameOver {
-                loser: Color::White,
+                loser,
                 reason: EndReason::BoardFull,
             });
         }
         if let Some(loser) = self.too_few(p) {
             return Some(GameOver {
-                loser,
+                loser: Some(loser),
                 reason: EndReason::TooFewStones,
             });
         }
         if self.count_steps(p) == 0 {
             return Some(GameOver {
-                loser: p.side,
+                loser: Some(p.side),
                 reason: EndReason::NoLegalMove,
             });
         }
@@ -319,7 +331,7 @@ impl Mill {
     /// Whether the game is over by a stored or material rule (cheap; no move generation).
     #[inline]
     pub fn decided(&self, p: &Position) -> bool {
-        p.board_full_loss || self.too_few(p).is_some()
+        p.board_full_end || self.too_few(p).is_some()
     }
 
     /// Counts the mills of side `c` through point `to`, recording them if mills are one-time.
@@ -452,8 +464,8 @@ impl Mill {
             }
             if self.empty(p) == 0 {
                 match self.profile.board_full {
-                    BoardFull::FirstPlayerLoses => {
-                        p.board_full_loss = true;
+                    BoardFull::FirstPlayerLoses | BoardFull::Draw => {
+                        p.board_full_end = true;
                         p.side = s.other();
                         return;
                     }

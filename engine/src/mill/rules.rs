@@ -25,6 +25,8 @@ pub enum BoardFull {
     FirstThenSecondRemove,
     /// Black removes a stone, then White, then play goes on.
     SecondThenFirstRemove,
+    /// The game is drawn (Malom's Morabaraba).
+    Draw,
 }
 
 /// What happens to a side that has no legal move.
@@ -90,6 +92,10 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         name: "morabaraba",
         note: "closing two mills at once removes two stones",
+    },
+    Preset {
+        name: "morabaraba-malom",
+        note: "Malom's Morabaraba: diagonals, 12 stones; board full after placing: a draw",
     },
     Preset {
         name: "lasker-morris",
@@ -198,6 +204,10 @@ impl Profile {
             "twelve-mens-morris" => twelve,
             "morabaraba" => Profile {
                 remove_per_mill: true,
+                ..twelve
+            },
+            "morabaraba-malom" => Profile {
+                board_full: BoardFull::Draw,
                 ..twelve
             },
             "lasker-morris" => Profile {
@@ -321,8 +331,9 @@ impl Profile {
                     "first-player-loses" => BoardFull::FirstPlayerLoses,
                     "first-then-second-remove" => BoardFull::FirstThenSecondRemove,
                     "second-then-first-remove" => BoardFull::SecondThenFirstRemove,
+                    "draw" => BoardFull::Draw,
                     _ => return Err(bad(
-                        "first-player-loses, first-then-second-remove or second-then-first-remove",
+                        "first-player-loses, first-then-second-remove, second-then-first-remove or draw",
                     )),
                 }
             }
@@ -384,6 +395,7 @@ impl Profile {
                     BoardFull::FirstPlayerLoses => "first-player-loses",
                     BoardFull::FirstThenSecondRemove => "first-then-second-remove",
                     BoardFull::SecondThenFirstRemove => "second-then-first-remove",
+                    BoardFull::Draw => "draw",
                 }
                 .to_string(),
             ),

@@ -38,10 +38,10 @@ impl Db<MillRules> {
     /// The position folded for a probe, or the value of a game that is over.
     fn folded(&self, pos: &Position) -> Result<Result<Folded, Value>, ProbeError> {
         if let Some(over) = self.game().outcome(pos) {
-            return Ok(Err(if over.loser == pos.side {
-                Value::Loss(0)
-            } else {
-                Value::Win(0)
+            return Ok(Err(match over.won_by(pos.side) {
+                Some(true) => Value::Win(0),
+                Some(false) => Value::Loss(0),
+                None => Value::Draw,
             }));
         }
         if pos.pending != [0, 0] || pos.marked != 0 || pos.stalemate_removal {

@@ -56,8 +56,11 @@ impl From<ProbeError> for RemovalError {
 pub fn move_value(db: &Db, p: &Position, q: &Position) -> Result<Value, ProbeError> {
     if q.side == p.side {
         return Ok(match db.game().outcome(q) {
-            Some(o) if o.loser != p.side => Value::Win(1),
-            Some(_) => Value::Loss(1),
+            Some(o) => match o.won_by(p.side) {
+                Some(true) => Value::Win(1),
+                Some(false) => Value::Loss(1),
+                None => Value::Draw,
+            },
             None => db.value(q)?,
         });
     }

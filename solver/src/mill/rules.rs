@@ -42,6 +42,9 @@ impl SectorRules for MillRules {
     fn lost(&self, on_board: u8, in_hand: u8) -> bool {
         crate::mill::sectors::lost(&self.game.profile, on_board, in_hand)
     }
+    fn drawn(&self, k: SectorKey) -> bool {
+        crate::mill::sectors::drawn(&self.game.profile, k)
+    }
     fn successors(&self, k: SectorKey) -> Vec<SectorKey> {
         crate::mill::sectors::successors(&self.game.profile, k)
     }

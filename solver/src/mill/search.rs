@@ -34,7 +34,7 @@ fn key(p: &Position) -> Key {
             | (p.side.index() as u64) << 58
             | (p.placing as u64) << 59
             | (p.stalemate_removal as u64) << 60
-            | (p.board_full_loss as u64) << 61,
+            | (p.board_full_end as u64) << 61,
         p.marked as u64 | (p.pending[0] as u8 as u64) << 32 | (p.pending[1] as u8 as u64) << 40,
         p.formed[0] as u64 | (p.formed[1] as u64) << 32,
     )
@@ -100,7 +100,11 @@ impl Searchable for MillSearch<'_> {
         if self.game.decided(p) {
             let over = self.game.outcome(p).expect("a decided game is over");
             let mate = MATE - ply as i32;
-            return Ok(Some(if over.loser == p.side { -mate } else { mate }));
+            return Ok(Some(match over.won_by(p.side) {
+                Some(true) => mate,
+                Some(false) => -mate,
+                None => 0,
+            }));
         }
         self.probe(p, ply)
     }
@@ -204,8 +208,11 @@ mod tests {
     fn move_value(db: &Db, p: &Position, q: &Position) -> Value {
         if q.side == p.side {
             match db.game().outcome(q) {
-                Some(o) if o.loser != p.side => Value::Win(1),
-                Some(_) => Value::Loss(1),
+                Some(o) => match o.won_by(p.side) {
+                    Some(true) => Value::Win(1),
+                    Some(false) => Value::Loss(1),
+                    None => Value::Draw,
+                },
                 None => db.value(q).unwrap(),
             }
         } else {

@@ -17,7 +17,7 @@ pub fn unsupported(p: &Profile) -> Option<&'static str> {
     if p.one_time_mills {
         return Some("one-time mills are extra state the solver does not index");
     }
-    if p.board_full != BoardFull::FirstPlayerLoses {
+    if !matches!(p.board_full, BoardFull::FirstPlayerLoses | BoardFull::Draw) {
         return Some("removals on a full board are not supported");
     }
     if p.stalemate != Stalemate::Loss {
@@ -27,6 +27,17 @@ pub fn unsupported(p: &Profile) -> Option<&'static str> {
         return Some("defender-first needs the colours, which sectors fold away");
     }
     None
+}
+
+/// Whether sector `k` is the full board after placing under `board-full=draw`: every position
+/// of it is a drawn end (the board can only fill up while placing). Under `first-player-loses`
+/// no rule is needed: White, to move on the full board, has no move and loses.
+pub fn drawn(profile: &Profile, k: SectorKey) -> bool {
+    use retro_engine::mill::rules::BoardFull;
+    profile.board_full == BoardFull::Draw
+        && k.wf == 0
+        && k.bf == 0
+        && (k.w + k.b) as usize == profile.board.geometry().points
 }
 
 /// Whether a side with this material has lost.

@@ -126,9 +126,16 @@ pub fn solve_unit<R: SectorRules>(
                 // Whether the moves into the colour-swapped sector stay inside the unit and
                 // need only counting (see `evaluate`): the same for the whole class.
                 let mut count_plain: Option<bool> = None;
+                let drawn = rules.drawn(part.key);
                 part.idx.for_each_by_opp(c, c + 1, |own, opp| {
                     if !rules.valid(own, opp) {
                         // Not a position of the game (Dara: a run of four): stays wasted.
+                        return;
+                    }
+                    if drawn {
+                        // A drawn end: no moves, not a loss. Nothing un-moves into it.
+                        visited += 1;
+                        results.push((part.idx.index(own, opp), DRAW, 0));
                         return;
                     }
                     let count_plain = *count_plain.get_or_insert_with(|| {

@@ -23,6 +23,11 @@ pub trait SectorRules: Sync + Send {
     }
     /// Whether a side with this material has lost.
     fn lost(&self, on_board: u8, in_hand: u8) -> bool;
+    /// Whether every position of sector `k` is a drawn end of the game (Mill: the board full
+    /// when placing ends, under `board-full=draw`).
+    fn drawn(&self, _k: SectorKey) -> bool {
+        false
+    }
     /// Whether a board configuration is a position of the game (Dara: no run of four).
     fn valid(&self, _own: Bits, _opp: Bits) -> bool {
         true

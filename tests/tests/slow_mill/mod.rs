@@ -157,7 +157,7 @@ pub struct SlowPos {
     pub pending: [i8; 2],
     pub placing: bool,
     pub stalemate_removal: bool,
-    pub board_full_loss: bool,
+    pub board_full_end: bool,
     /// Points in the formed-mills mask (one-time mills), per side.
     pub formed: [[bool; 24]; 2],
     pub rule50: u32,
@@ -202,7 +202,7 @@ impl SlowMill {
             pending: [0, 0],
             placing: true,
             stalemate_removal: false,
-            board_full_loss: false,
+            board_full_end: false,
             formed: [[false; 24]; 2],
             rule50: 0,
             fullmove: 1,
@@ -321,18 +321,20 @@ impl SlowMill {
         }
     }
 
-    /// The game-over verdict: (loser, reason), docs/mill-rules.md "End of the game".
-    pub fn outcome(&self, p: &SlowPos) -> Option<(usize, SlowEnd)> {
-        if p.board_full_loss {
-            return Some((W, SlowEnd::BoardFull));
+    /// The game-over verdict: (loser, `None` for a draw; reason), docs/mill-rules.md "End of
+    /// the game".
+    pub fn outcome(&self, p: &SlowPos) -> Option<(Option<usize>, SlowEnd)> {
+        if p.board_full_end {
+            let loser = (self.rules.board_full != BoardFull::Draw).then_some(W);
+            return Some((loser, SlowEnd::BoardFull));
         }
         for side in [W, B] {
             if self.on_board(p, side) + (p.hand[side] as usize) < self.rules.min_stones as usize {
-                return Some((side, SlowEnd::TooFewStones));
+                return Some((Some(side), SlowEnd::TooFewStones));
             }
         }
         if self.steps(p).is_empty() {
-            return Some((p.side, SlowEnd::NoLegalMove));
+            return Some((Some(p.side), SlowEnd::NoLegalMove));
         }
         None
     }
@@ -491,8 +493,8 @@ impl SlowMill {
                 next = W;
             } else if full {
                 match self.rules.board_full {
-                    BoardFull::FirstPlayerLoses => {
-                        p.board_full_loss = true;
+                    BoardFull::FirstPlayerLoses | BoardFull::Draw => {
+                        p.board_full_end = true;
                         next = o;
                     }
                     BoardFull::FirstThenSecondRemove => {
@@ -514,7 +516,7 @@ impl SlowMill {
         }
         p.side = next;
         if self.rules.stalemate == Stalemate::RemoveAndMove
-            && !p.board_full_loss
+            && !p.board_full_end
             && p.hand[next] == 0
             && self.steps(p).is_empty()
         {
@@ -726,11 +728,14 @@ impl SlowMill {
         p.placing = phase == "p" || p.hand != [0, 0] || any_marked;
         // The only stored game-over reason: a full board after placing under first-player-loses.
         let full = (0..self.n()).all(|i| p.cells[i] != EMPTY);
-        p.board_full_loss = phase == "o"
+        p.board_full_end = phase == "o"
             && full
             && !p.placing
             && p.pending == [0, 0]
-            && self.rules.board_full == BoardFull::FirstPlayerLoses
+            && matches!(
+                self.rules.board_full,
+                BoardFull::FirstPlayerLoses | BoardFull::Draw
+            )
             && self.rules.mill_action != MillAction::MillCounts;
         Ok(p)
     }

@@ -1,0 +1,215 @@
+//! The solver's placement-phase rules against a naive minimax over the engine's own moves.
+//!
+//! For each rule profile, the whole game is solved on the 16-point board; then, from positions
+//! late in placing (found by random games), a memoised minimax plays out every line with the
+//! engine's compound moves to the end of placing, where the moving phase's values come from the
+//! tables (checked on their own in `solver_tables.rs`). Every placement position it reaches that
+//! a table holds must have the value the minimax gives. This checks what the rules do when
+//! placing ends (a full board: a loss for White, or a draw) independently of the solver's own
+//! move generator and sector bookkeeping.
+
+use retro_engine::mill::EndReason;
+use retro_engine::mill::{Mill, Position, Profile};
+use retro_solver::mill::Db;
+use retro_solver::sectors::db::ProbeError;
+use retro_solver::sectors::solve::solve;
+use retro_tables::value::Value;
+use std::collections::HashMap;
+
+type Key = ([u32; 2], u32, [u8; 2], u8, [i8; 2], bool, bool, bool);
+
+fn key(p: &Position) -> Key {
+    (
+        p.stones,
+        p.marked,
+        p.hand,
+        p.side.index() as u8,
+        p.pending,
+        p.placing,
+        p.stalemate_removal,
+        p.board_full_end,
+    )
+}
+
+/// The value of a move's result for the mover: the opponent's value one ply on, or, when the
+/// mover acts again (the game ended on its own ply), its own.
+fn for_mover(p: &Position, q: &Position, v: Value) -> Value {
+    if q.side == p.side {
+        match v {
+            Value::Win(d) => Value::Win(d + 1),
+            Value::Loss(d) => Value::Loss(d + 1),
+            Value::Draw => Value::Draw,
+        }
+    } else {
+        v.parent()
+    }
+}
+
+struct Naive<'a> {
+    db: &'a Db,
+    memo: HashMap<Key, Value>,
+    /// Games that ended with a full board, and how many of those were draws.
+    full_ends: (u64, u64),
+}
+
+impl Naive<'_> {
+    fn value(&mut self, p: &Position) -> Value {
+        let m = self.db.game();
+        if let Some(o) = m.outcome(p) {
+            if o.reason == EndReason::BoardFull {
+                self.full_ends.0 += 1;
+                self.full_ends.1 += o.loser.is_none() as u64;
+            }
+            return match o.won_by(p.side) {
+                Some(true) => Value::Win(0),
+                Some(false) => Value::Loss(0),
+                None => Value::Draw,
+            };
+        }
+        if !p.placing && p.pending == [0, 0] && !p.stalemate_removal {
+            // The moving phase: trusted tables.
+            return self.db.value(p).expect("moving-phase table");
+        }
+        if let Some(&v) = self.memo.get(&key(p)) {
+            return v;
+        }
+        let mut moves = Vec::new();
+        m.moves(p, &mut moves);
+        assert!(!moves.is_empty(), "a game not over has moves");
+        let best = moves
+            .iter()
+            .map(|(_, q)| {
+                let v = self.value(q);
+                for_mover(p, q, v)
+            })
+            .max_by_key(|v| v.preference())
+            .expect("moves");
+        self.memo.insert(key(p), best);
+        best
+    }
+}
+
+/// Positions of random games from the start up to the point where `left` stones are in hand.
+fn late_positions(m: &Mill, left: u8, games: usize, seed: u64) -> Vec<Position> {
+    let mut s = seed;
+    let mut next = move || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (s >> 33) as usize
+    };
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    for _ in 0..games {
+        let mut p = m.start();
+        while m.outcome(&p).is_none() && p.hand[0] + p.hand[1] > left {
+            m.moves(&p, &mut moves);
+            p = moves[next() % moves.len()].1;
+        }
+        if m.outcome(&p).is_none() && p.placing {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Solves `profile` whole, then checks every placement position the minimax reaches from late
+/// positions of random games; returns (positions compared, full-board ends, drawn ones).
+fn check(profile: Profile, left: u8) -> (u64, u64, u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let m = Mill::new(profile);
+    let db = Db::new(m.clone(), dir.path());
+    solve(
+        &db,
+        &[retro_solver::mill::sectors::start_sector(&m.profile)],
+        &(),
+    )
+    .unwrap();
+    let mut naive = Naive {
+        db: &db,
+        memo: HashMap::new(),
+        full_ends: (0, 0),
+    };
+    for p in late_positions(&m, left, 60, 7) {
+        naive.value(&p);
+    }
+    let mut compared = 0;
+    for (k, &want) in &naive.memo {
+        let (stones, marked, hand, side, pending, placing, stalemate_removal, board_full_end) = *k;
+        let p = Position {
+            stones,
+            marked,
+            hand,
+            side: if side == 0 {
+                retro_engine::Color::White
+            } else {
+                retro_engine::Color::Black
+            },
+            pending,
+            placing,
+            stalemate_removal,
+            board_full_end,
+            ..m.start()
+        };
+        match db.value(&p) {
+            Ok(got) => {
+                assert_eq!(got, want, "{}", m.format_fen(&p));
+                compared += 1;
+            }
+            Err(ProbeError::RemovalPending) => {}
+            Err(e) => panic!("{}: {e}", m.format_fen(&p)),
+        }
+    }
+    (compared, naive.full_ends.0, naive.full_ends.1)
+}
+
+fn full_board_16(board_full: &str) -> Profile {
+    let mut p = Profile::preset("six-mens-morris").unwrap();
+    p.set("stones=8").unwrap();
+    p.set(&format!("board-full={board_full}")).unwrap();
+    p
+}
+
+#[test]
+fn a_full_board_after_placing_is_a_draw_under_board_full_draw() {
+    let (compared, full, drawn) = check(full_board_16("draw"), 6);
+    assert!(compared > 1000, "{compared}");
+    assert!(full > 100 && drawn == full, "{full} {drawn}");
+}
+
+#[test]
+fn a_full_board_after_placing_loses_for_white_under_first_player_loses() {
+    let (compared, full, drawn) = check(full_board_16("first-player-loses"), 6);
+    assert!(compared > 1000, "{compared}");
+    assert!(full > 100 && drawn == 0, "{full} {drawn}");
+}
+
+#[test]
+fn the_full_board_rule_changes_values() {
+    // Late placement positions whose value differs between the two rules: the rule reaches
+    // the tables, not just the final sector.
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let dbs: Vec<_> = ["draw", "first-player-loses"]
+        .iter()
+        .zip(&dirs)
+        .map(|(r, d)| {
+            let m = Mill::new(full_board_16(r));
+            let db = Db::new(m.clone(), d.path());
+            solve(
+                &db,
+                &[retro_solver::mill::sectors::start_sector(&m.profile)],
+                &(),
+            )
+            .unwrap();
+            db
+        })
+        .collect();
+    let m = dbs[0].game().clone();
+    let late = late_positions(&m, 2, 200, 11);
+    let differ = late
+        .iter()
+        .filter(|p| dbs[0].value(p).unwrap() != dbs[1].value(p).unwrap())
+        .count();
+    assert!(differ > 10, "{differ} of {}", late.len());
+    assert_ne!(m.format_fen(&m.start()), "");
+}
