@@ -194,6 +194,59 @@ fn analyse_names_the_missing_table_and_rejects_unsolvable_rules() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// `--dry-run` answers for every preset, saying which sectors these rules leave out; rules that
+/// act only while placing (da-san-qi's marked points) leave the moving phase solvable, and a
+/// probe of a placing position then says why no table can exist.
+#[test]
+fn every_preset_dry_runs_and_placing_only_rules_keep_the_moving_phase() {
+    for p in retro_engine::mill::PRESETS {
+        let o = retro(
+            &["solve", "mill", "--variant", p.name, "--dry-run", "--json"],
+            None,
+        );
+        assert!(o.status.success(), "{}: {}", p.name, stderr(&o));
+        let v = json(&stdout(&o));
+        let sectors = v["sectors"].as_array().unwrap();
+        let left_out = v["unsupported_sectors"].as_u64().unwrap() as usize;
+        let expect = match p.name {
+            "russian-mill" | "zhi-qi" => sectors.len(),
+            "da-san-qi" | "el-filja" | "experimental" => sectors
+                .iter()
+                .filter(|s| !s["sector"].as_str().unwrap().ends_with("_0_0"))
+                .count(),
+            _ => 0,
+        };
+        assert_eq!(left_out, expect, "{}", p.name);
+        assert_eq!(v["solvable"], left_out == 0, "{}", p.name);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let base = ["--variant", "da-san-qi", "--dir", d];
+    let o = retro(
+        &[&["solve", "mill", "--max-stones", "4", "-q"], &base[..]].concat(),
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let fen = "O*******/**O****O/***@**@@ w m s 3 0 3 0 0 0 0 0 0 0 0 0 1";
+    let o = retro(
+        &[&["analyse", "mill", "--fen", fen, "--json"], &base[..]].concat(),
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(json(&stdout(&o))["result"], "win");
+    let o = retro(&[&["analyse", "mill"], &base[..]].concat(), None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("no table can be built for sector 0_0_12_12")
+            && stderr(&o).contains("marked points"),
+        "{}",
+        stderr(&o)
+    );
+    let o = retro(&[&["solve", "mill"], &base[..]].concat(), None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("marked points"), "{}", stderr(&o));
+}
+
 /// `retro verify` cannot be fooled by an empty or mistyped folder, nor by a valid table under
 /// another table's name or in another rule profile's folder.
 #[test]

@@ -274,7 +274,12 @@ impl State {
                 json!({
                     "game": "mill",
                     "variant": rules.mill_variant(),
-                    "solvable": retro_solver::mill::sectors::unsupported(&m.profile).is_none(),
+                    // Whether a table can hold this position's sector under these rules.
+                    "solvable": retro_solver::mill::sectors::unsupported_sector(
+                        &m.profile,
+                        retro_solver::sectors::folded::Folded::from_position(&pos).key(),
+                    )
+                    .is_none(),
                     "state": mill_game::state_json(&m, &pos, false),
                     "board": mill_game::board_json(&m, &pos),
                     "children": mill_game::children_json(&m, &pos),

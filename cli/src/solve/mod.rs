@@ -157,24 +157,45 @@ fn dry_run<R: SectorRules>(
     targets: &[SectorKey],
     as_json: bool,
 ) -> Result<(), CliError> {
-    if let Some(why) = db.rules.unsupported() {
-        return Err(CliError::input(format!("cannot solve these rules: {why}")));
-    }
     let f = PlanFigures::new(db, targets);
+    // Sectors these rules leave out (a dry run still gives the figures of the plain sectors).
+    let unsupported: Vec<(SectorKey, String)> = f
+        .rows
+        .iter()
+        .filter_map(|(k, _, _)| db.rules.unsupported(*k).map(|w| (*k, w)))
+        .collect();
     if as_json {
         let rows: Vec<Json> = f
             .rows
             .iter()
-            .map(|(k, s, done)| json!({"sector": k.to_string(), "slots": s, "table_exists": done}))
+            .map(|(k, s, done)| {
+                json!({"sector": k.to_string(), "slots": s, "table_exists": done,
+                       "unsupported": db.rules.unsupported(*k)})
+            })
             .collect();
         println!(
             "{}",
             json!({"sectors": rows, "units": f.units, "slots": f.slots, "placing_slots": f.placing,
                    "largest_unit_slots": f.largest, "peak_bytes": f.peak_bytes(),
                    "disk_bytes": f.disk_bytes(), "compress_raw_peak_bytes": f.raw_peak,
-                   "compress_peak_bytes": f.compress_peak})
+                   "compress_peak_bytes": f.compress_peak,
+                   "unsupported_sectors": unsupported.len(),
+                   "solvable": unsupported.is_empty()})
         );
         return Ok(());
+    }
+    if let Some((k, why)) = unsupported.first() {
+        let all = unsupported.len() == f.rows.len();
+        println!(
+            "cannot solve {} of these {} sectors under these rules (sector {k}: {why}){}",
+            unsupported.len(),
+            f.rows.len(),
+            if all {
+                "; the figures below are those of positions without that state"
+            } else {
+                "; the moving phase (`--max-stones N`) can be solved"
+            }
+        );
     }
     println!(
         "{} sectors in {} units ({} tables already present)",

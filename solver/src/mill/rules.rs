@@ -36,8 +36,8 @@ impl SectorRules for MillRules {
     fn shape(&self) -> Shape {
         Shape::Mill(self.game.geo)
     }
-    fn unsupported(&self) -> Option<String> {
-        crate::mill::sectors::unsupported(&self.game.profile).map(str::to_string)
+    fn unsupported(&self, k: SectorKey) -> Option<String> {
+        crate::mill::sectors::unsupported_sector(&self.game.profile, k).map(str::to_string)
     }
     fn lost(&self, on_board: u8, in_hand: u8) -> bool {
         crate::mill::sectors::lost(&self.game.profile, on_board, in_hand)

@@ -73,7 +73,7 @@ impl MillSearch<'_> {
         }
         match self.db.value_folded(&f) {
             Ok(v) => Ok(Some(score_of(v, ply))),
-            Err(ProbeError::Missing { .. }) => {
+            Err(ProbeError::Missing { .. } | ProbeError::Unsupported { .. }) => {
                 self.missing.insert(packed, ());
                 Ok(None)
             }

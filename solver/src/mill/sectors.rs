@@ -5,28 +5,47 @@ use retro_engine::mill::{MillAction, Profile};
 use retro_tables::SectorKey;
 use std::collections::BTreeSet;
 
-/// Why a rule profile cannot be solved by this solver.
+/// Why no sector of a rule profile can be solved by this solver: rules that matter in the
+/// moving phase too.
 pub fn unsupported(p: &Profile) -> Option<&'static str> {
-    use retro_engine::mill::rules::{BoardFull, Stalemate};
+    use retro_engine::mill::rules::Stalemate;
+    if p.one_time_mills {
+        return Some("one-time mills are extra state the solver does not index");
+    }
+    if p.stalemate != Stalemate::Loss {
+        return Some("stalemate removals are not supported");
+    }
+    None
+}
+
+/// Why the placing sectors (stones in hand) of a rule profile cannot be solved, when its
+/// moving phase can: rules that act only while placing or when it ends.
+pub fn unsupported_in_placing(p: &Profile) -> Option<&'static str> {
+    use retro_engine::mill::rules::BoardFull;
     if p.mill_action == MillAction::MarkAndDelay {
         return Some("marked points (mark-and-delay) are extra state the solver does not index");
     }
     if p.mill_action == MillAction::MillCounts {
         return Some("removals by mill counts at the end of placing are not supported");
     }
-    if p.one_time_mills {
-        return Some("one-time mills are extra state the solver does not index");
-    }
     if !matches!(p.board_full, BoardFull::FirstPlayerLoses | BoardFull::Draw) {
         return Some("removals on a full board are not supported");
-    }
-    if p.stalemate != Stalemate::Loss {
-        return Some("stalemate removals are not supported");
     }
     if p.defender_first {
         return Some("defender-first needs the colours, which sectors fold away");
     }
     None
+}
+
+/// Why sector `k` cannot be solved under profile `p`, if it cannot.
+pub fn unsupported_sector(p: &Profile, k: SectorKey) -> Option<&'static str> {
+    unsupported(p).or_else(|| {
+        if k.wf > 0 || k.bf > 0 {
+            unsupported_in_placing(p)
+        } else {
+            None
+        }
+    })
 }
 
 /// Whether sector `k` is the full board after placing under `board-full=draw`: every position

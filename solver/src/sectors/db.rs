@@ -29,6 +29,13 @@ pub enum ProbeError {
     Table(Arc<TableError>),
     /// The position has a removal pending: tables hold positions at the start of a ply.
     RemovalPending,
+    /// The solver cannot build the sector's table under these rules.
+    Unsupported {
+        /// The sector.
+        sector: SectorKey,
+        /// Why.
+        why: String,
+    },
     /// A move leads into a sector for which no table was opened (a solver invariant broken).
     NotOpened {
         /// The sector.
@@ -76,6 +83,12 @@ impl fmt::Display for ProbeError {
             ProbeError::RemovalPending => f.write_str(
                 "tables hold positions at the start of a ply; play the pending removal first",
             ),
+            ProbeError::Unsupported { sector, why } => {
+                write!(
+                    f,
+                    "no table can be built for sector {sector} under these rules: {why}"
+                )
+            }
             ProbeError::NotOpened { sector } => write!(f, "no table opened for sector {sector}"),
             ProbeError::NoValue { sector, slot } => write!(
                 f,
@@ -195,6 +208,9 @@ impl<R: SectorRules> Db<R> {
             }
         };
         slot.get_or_init(|| {
+            if let Some(why) = self.rules.unsupported(k) {
+                return Err(ProbeError::Unsupported { sector: k, why });
+            }
             self.open_checked(k).map(|t| {
                 let idx = BoardIndex::new(self.rules.shape(), k.w as usize, k.b as usize);
                 Arc::new((t, idx))

@@ -17,8 +17,8 @@ pub trait SectorRules: Sync + Send {
     fn fingerprint(&self) -> String;
     /// The board the index is laid out on.
     fn shape(&self) -> Shape;
-    /// Why these rules cannot be solved, if they cannot.
-    fn unsupported(&self) -> Option<String> {
+    /// Why sector `k` cannot be solved under these rules, if it cannot.
+    fn unsupported(&self, _k: SectorKey) -> Option<String> {
         None
     }
     /// Whether a side with this material has lost.

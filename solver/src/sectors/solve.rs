@@ -176,10 +176,14 @@ pub fn solve_with<R: SectorRules>(
     observer: &dyn SolveObserver,
     options: SolveOptions,
 ) -> Result<Vec<SectorReport>, SolveError> {
-    if let Some(why) = db.rules.unsupported() {
-        return Err(SolveError::Unsupported(why));
-    }
     let units = plan(&db.rules, targets);
+    if let Some((k, why)) = units
+        .iter()
+        .flatten()
+        .find_map(|&k| db.rules.unsupported(k).map(|w| (k, w)))
+    {
+        return Err(SolveError::Unsupported(format!("sector {k}: {why}")));
+    }
     // Fail now, not after solving a unit, if the tables cannot be written.
     let probe = db.folder.join(".write-test");
     let written = std::fs::create_dir_all(&db.folder).and_then(|_| std::fs::write(&probe, b"ok"));
