@@ -92,6 +92,16 @@ impl Value {
         }
     }
 
+    /// The value of a position one ply before this one with the same side to move (the mover
+    /// moves again): the same result, a ply further.
+    pub const fn later(self) -> Value {
+        match self {
+            Value::Win(d) => Value::Win(d + 1),
+            Value::Draw => Value::Draw,
+            Value::Loss(d) => Value::Loss(d + 1),
+        }
+    }
+
     /// The result without the distance.
     pub const fn wdl(self) -> Wdl {
         match self {

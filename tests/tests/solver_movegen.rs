@@ -33,15 +33,18 @@ fn compare(m: &Mill, gen: &Gen, f: &Folded, out: &mut Children) -> bool {
     gen.children(f, out);
     assert_eq!(out.wins_now, engine_wins_now, "{}", m.format_fen(&pos));
     if !engine_wins_now {
-        let mut want: Vec<(u32, u32, u8, u8)> = moves
+        // A child with the same side to act again (a stalemate removal) is in `again`.
+        let mut want: Vec<(u32, u32, u8, u8, bool)> = moves
             .iter()
-            .map(|(_, q)| Folded::from_position(q))
-            .map(|c| (c.own, c.opp, c.own_hand, c.opp_hand))
+            .map(|(_, q)| (Folded::from_position(q), q.side == pos.side))
+            .map(|(c, again)| (c.own, c.opp, c.own_hand, c.opp_hand, again))
             .collect();
-        let mut got: Vec<(u32, u32, u8, u8)> = out
+        let mut got: Vec<(u32, u32, u8, u8, bool)> = out
             .list
             .iter()
-            .map(|c| (c.own, c.opp, c.own_hand, c.opp_hand))
+            .map(|c| (c, false))
+            .chain(out.again.iter().map(|c| (c, true)))
+            .map(|(c, again)| (c.own, c.opp, c.own_hand, c.opp_hand, again))
             .collect();
         want.sort_unstable();
         got.sort_unstable();

@@ -213,3 +213,159 @@ fn the_full_board_rule_changes_values() {
     assert!(differ > 10, "{differ} of {}", late.len());
     assert_ne!(m.format_fen(&m.start()), "");
 }
+
+/// Every position reachable by the engine's moves from `seeds`, valued by rounds: a win in k
+/// when some move gives the mover a win in k, a loss in k when every move gives a loss and the
+/// longest is k; what is left is a draw (infinite play). A move after which the same side acts
+/// again (a stalemate removal) gives the mover the child's own value, a ply later.
+fn naive_closure(m: &Mill, seeds: &[Position]) -> HashMap<Key, (Position, Value)> {
+    let mut ids: HashMap<Key, usize> = HashMap::new();
+    let mut list: Vec<Position> = Vec::new();
+    for p in seeds {
+        if ids.insert(key(p), list.len()).is_none() {
+            list.push(*p);
+        }
+    }
+    // Children as (index, same side again), or the mover's value when the game ends on it.
+    let mut children: Vec<Vec<Result<(usize, bool), Value>>> = Vec::new();
+    let mut val: Vec<Option<Value>> = Vec::new();
+    let mut moves = Vec::new();
+    let mut i = 0;
+    while i < list.len() {
+        let p = list[i];
+        i += 1;
+        if let Some(o) = m.outcome(&p) {
+            val.push(Some(match o.won_by(p.side) {
+                Some(true) => Value::Win(0),
+                Some(false) => Value::Loss(0),
+                None => Value::Draw,
+            }));
+            children.push(Vec::new());
+            continue;
+        }
+        val.push(None);
+        m.moves(&p, &mut moves);
+        let mut ch = Vec::new();
+        for (_, q) in &moves {
+            let mut q = *q;
+            q.rule50 = 0;
+            q.fullmove = 1;
+            let id = *ids.entry(key(&q)).or_insert_with(|| {
+                list.push(q);
+                list.len() - 1
+            });
+            ch.push(Ok((id, q.side == p.side)));
+        }
+        children.push(ch);
+    }
+    for k in 1..1000u16 {
+        let prev = val.clone();
+        let mut changed = false;
+        for i in 0..list.len() {
+            if prev[i].is_some() {
+                continue;
+            }
+            let opts: Vec<Option<Value>> = children[i]
+                .iter()
+                .map(|c| match *c {
+                    Ok((j, again)) => prev[j].map(|v| if again { v.later() } else { v.parent() }),
+                    Err(v) => Some(v),
+                })
+                .collect();
+            if opts.contains(&Some(Value::Win(k))) {
+                val[i] = Some(Value::Win(k));
+                changed = true;
+            } else if opts.iter().all(|v| matches!(v, Some(Value::Loss(_))))
+                && opts.contains(&Some(Value::Loss(k)))
+            {
+                val[i] = Some(Value::Loss(k));
+                changed = true;
+            }
+        }
+        if !changed && k > 2 {
+            break;
+        }
+    }
+    ids.into_iter()
+        .map(|(k, i)| (k, (list[i], val[i].unwrap_or(Value::Draw))))
+        .collect()
+}
+
+/// The moving-phase positions (White to move) with `w` against `b` stones on the board, with
+/// the stalemate removal owed where the engine would leave it.
+fn moving_positions(m: &Mill, w: u32, b: u32) -> Vec<Position> {
+    let n = m.geo.points as u32;
+    let mut out = Vec::new();
+    for own in 0u32..1 << n {
+        if own.count_ones() != w {
+            continue;
+        }
+        let free = !own & ((1 << n) - 1);
+        let mut opp = 0u32;
+        // Every subset of `free` with b stones, in increasing order.
+        loop {
+            opp = (opp.wrapping_sub(free)) & free;
+            if opp == 0 {
+                break;
+            }
+            if opp.count_ones() != b {
+                continue;
+            }
+            let mut p = m.start();
+            p.stones = [own, opp];
+            p.hand = [0, 0];
+            p.placing = false;
+            if m.profile.stalemate == retro_engine::mill::Stalemate::RemoveAndMove
+                && m.outcome(&p)
+                    .is_some_and(|o| o.reason == EndReason::NoLegalMove)
+            {
+                p.pending = [1, 0];
+                p.stalemate_removal = true;
+            }
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Zhi Qi's stalemate rule (a blocked side removes a stone next to its own and moves again) on
+/// the 16-point board without flying, where blocks are common: the moving phase up to 3 against
+/// 4 stones, every position of the closure compared.
+#[test]
+fn a_blocked_side_removes_and_moves_again_under_stalemate_remove_and_move() {
+    let mut profile = Profile::preset("six-mens-morris").unwrap();
+    profile.set("stalemate=remove-and-move").unwrap();
+    let m = Mill::new(profile);
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::new(m.clone(), dir.path());
+    let k = |w, b| retro_solver::sectors::sector::SectorKey { w, b, wf: 0, bf: 0 };
+    solve(&db, &[k(3, 4), k(4, 3)], &()).unwrap();
+    let want = naive_closure(&m, &moving_positions(&m, 3, 4));
+    let (mut compared, mut blocked, mut blocked_decided) = (0, 0, 0);
+    for (p, v) in want.values() {
+        if p.stones[0].count_ones() + p.stones[1].count_ones() < 6 {
+            continue; // 3 against 2: over
+        }
+        let got = db
+            .value(p)
+            .unwrap_or_else(|e| panic!("{}: {e}", m.format_fen(p)));
+        assert_eq!(got, *v, "{}", m.format_fen(p));
+        compared += 1;
+        if p.stalemate_removal {
+            blocked += 1;
+            blocked_decided += (*v != Value::Draw) as u32;
+        }
+    }
+    assert!(compared > 500_000, "{compared}");
+    assert!(
+        blocked > 100 && blocked_decided > 50,
+        "{blocked} {blocked_decided}"
+    );
+    // 3 against 4 keeps no values once compressed: the one-ply search that stands for it
+    // (stalemate removals included) gives every slot of the solved table.
+    let derived = retro_solver::sectors::derive::derived_codes(&db, k(3, 4)).unwrap();
+    let t = db.table(k(3, 4)).unwrap();
+    for (slot, &code) in derived.iter().enumerate() {
+        assert_eq!(code, t.0.code(slot as u64).unwrap(), "slot {slot}");
+    }
+}

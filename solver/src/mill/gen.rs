@@ -19,6 +19,8 @@ pub struct Gen {
     remove_from_mills: bool,
     remove_per_mill: bool,
     move_in_placing: bool,
+    /// A blocked side removes an opponent stone next to its own and moves again.
+    stalemate_removes: bool,
 }
 
 impl Gen {
@@ -34,6 +36,7 @@ impl Gen {
             remove_from_mills: p.remove_from_mills,
             remove_per_mill: p.remove_per_mill,
             move_in_placing: p.move_in_placing,
+            stalemate_removes: p.stalemate == retro_engine::mill::Stalemate::RemoveAndMove,
         }
     }
 
@@ -211,6 +214,44 @@ impl Gen {
     /// sector with the opponent's stones unchanged, and a caller that needs no more than their
     /// number saves building them.
     pub fn children_counting(&self, f: &Folded, out: &mut Children, count_plain: bool) {
+        out.again.clear();
+        self.moves(f, out, count_plain);
+        if self.stalemate_removes
+            && f.own_hand == 0
+            && !out.wins_now
+            && out.list.is_empty()
+            && out.plain == 0
+        {
+            self.stalemate_removals(f, out);
+        }
+    }
+
+    /// A blocked side's removals (`stalemate=remove-and-move`): any opponent stone next to one
+    /// of its own, mills or not; then it moves again.
+    fn stalemate_removals(&self, f: &Folded, out: &mut Children) {
+        let mut near = 0;
+        let mut set = f.own;
+        while set != 0 {
+            near |= self.geo.adjacent[set.trailing_zeros() as usize];
+            set &= set - 1;
+        }
+        let mut r = near & f.opp;
+        if r != 0 && f.opp.count_ones() - 1 + (f.opp_hand as u32) < self.min_stones {
+            out.wins_now = true;
+            return;
+        }
+        while r != 0 {
+            let x = r & r.wrapping_neg();
+            r &= r - 1;
+            out.again.push(Folded {
+                opp: f.opp ^ x,
+                ..*f
+            });
+        }
+    }
+
+    /// The moves of [`Gen::children_counting`] but the stalemate removals.
+    fn moves(&self, f: &Folded, out: &mut Children, count_plain: bool) {
         out.list.clear();
         out.wins_now = false;
         out.plain = 0;

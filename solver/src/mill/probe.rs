@@ -44,7 +44,12 @@ impl Db<MillRules> {
                 None => Value::Draw,
             }));
         }
-        if pos.pending != [0, 0] || pos.marked != 0 || pos.stalemate_removal {
+        // A stalemate removal owed is where the blocked side's ply starts: the tables hold it
+        // (its moves are the removals).
+        let mut stalemate = [0, 0];
+        stalemate[pos.side.index()] = 1;
+        let owed_stalemate = pos.stalemate_removal && pos.pending == stalemate;
+        if (pos.pending != [0, 0] && !owed_stalemate) || pos.marked != 0 {
             return Err(ProbeError::RemovalPending);
         }
         Ok(Ok(Folded::from_position(pos)))

@@ -61,7 +61,8 @@ pub fn move_value(db: &Db, p: &Position, q: &Position) -> Result<Value, ProbeErr
                 Some(false) => Value::Loss(1),
                 None => Value::Draw,
             },
-            None => db.value(q)?,
+            // The mover moves again (after a stalemate removal).
+            None => db.value(q)?.later(),
         });
     }
     Ok(db.value(q)?.parent())

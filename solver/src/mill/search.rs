@@ -213,7 +213,7 @@ mod tests {
                     Some(false) => Value::Loss(1),
                     None => Value::Draw,
                 },
-                None => db.value(q).unwrap(),
+                None => db.value(q).unwrap().later(),
             }
         } else {
             db.value(q).unwrap().parent()

@@ -8,12 +8,8 @@ use std::collections::BTreeSet;
 /// Why no sector of a rule profile can be solved by this solver: rules that matter in the
 /// moving phase too.
 pub fn unsupported(p: &Profile) -> Option<&'static str> {
-    use retro_engine::mill::rules::Stalemate;
     if p.one_time_mills {
         return Some("one-time mills are extra state the solver does not index");
-    }
-    if p.stalemate != Stalemate::Loss {
-        return Some("stalemate removals are not supported");
     }
     None
 }
@@ -108,6 +104,15 @@ pub fn successors(profile: &Profile, k: SectorKey) -> Vec<SectorKey> {
                 }),
             }
         }
+    }
+    if profile.stalemate == retro_engine::mill::Stalemate::RemoveAndMove && k.wf == 0 && k.b > 0 {
+        // A blocked side removes a stone next to its own, then moves: the same side to move.
+        add(SectorKey {
+            w: k.w,
+            b: k.b - 1,
+            wf: k.wf,
+            bf: k.bf,
+        });
     }
     if (k.wf == 0 || profile.move_in_placing) && k.w > 0 {
         add(SectorKey {

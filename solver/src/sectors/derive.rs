@@ -55,24 +55,30 @@ impl<R: SectorRules> Db<R> {
         if ch.wins_now {
             return Ok(Value::Win(1));
         }
-        let mut wdl = Vec::with_capacity(ch.list.len());
-        for c in &ch.list {
-            wdl.push(self.wdl_folded(c)?);
+        // Each move's result for the mover; after a stalemate removal the mover moves again.
+        let moves: Vec<(&Folded, bool)> = (ch.list.iter().map(|c| (c, false)))
+            .chain(ch.again.iter().map(|c| (c, true)))
+            .collect();
+        let mut wdl = Vec::with_capacity(moves.len());
+        for &(c, again) in &moves {
+            let w = self.wdl_folded(c)?;
+            wdl.push(if again { w } else { w.parent() });
         }
-        let want = if wdl.contains(&Wdl::Loss) {
-            Wdl::Loss
+        let want = if wdl.contains(&Wdl::Win) {
+            Wdl::Win
         } else if wdl.contains(&Wdl::Draw) {
             return Ok(Value::Draw);
         } else {
-            Wdl::Win
+            Wdl::Loss
         };
         let mut best = Value::Loss(0);
-        for (i, c) in ch.list.iter().enumerate() {
+        for (i, &(c, again)) in moves.iter().enumerate() {
             if wdl[i] != want {
                 continue;
             }
-            let v = self.value_folded(c)?.parent();
-            if v.wdl() != want.parent() {
+            let v = self.value_folded(c)?;
+            let v = if again { v.later() } else { v.parent() };
+            if v.wdl() != want {
                 // The child's distance probe disagrees with its win/draw/loss probe.
                 return Err(TableError::Corrupt(
                     self.path(c.key()),
@@ -98,11 +104,13 @@ impl<R: SectorRules> Db<R> {
             return Ok(Wdl::Win);
         }
         let mut best = Wdl::Loss;
-        for c in &ch.list {
-            match self.wdl_folded(c)? {
-                Wdl::Loss => return Ok(Wdl::Win),
+        let moves = (ch.list.iter().map(|c| (c, false))).chain(ch.again.iter().map(|c| (c, true)));
+        for (c, again) in moves {
+            let w = self.wdl_folded(c)?;
+            match if again { w } else { w.parent() } {
+                Wdl::Win => return Ok(Wdl::Win),
                 Wdl::Draw => best = Wdl::Draw,
-                Wdl::Win => {}
+                Wdl::Loss => {}
             }
         }
         Ok(best)

@@ -1,6 +1,6 @@
 //! The solver's position: the side to move's stones and hand against the opponent's.
 
-use retro_engine::mill::{Bits, Mill, Position};
+use retro_engine::mill::{Bits, Mill, Position, Stalemate};
 use retro_engine::Color;
 use retro_tables::SectorKey;
 
@@ -58,13 +58,22 @@ impl Folded {
         }
     }
 
-    /// The engine position with the side to move as White.
+    /// The engine position with the side to move as White. Under `stalemate=remove-and-move`
+    /// a blocked side to move owes its stalemate removal, as the engine leaves it.
     pub fn to_position(&self, m: &Mill) -> Position {
         let mut p = m.start();
         p.stones = [self.own, self.opp];
         p.hand = [self.own_hand, self.opp_hand];
         p.side = Color::White;
         p.placing = self.own_hand > 0 || self.opp_hand > 0;
+        if m.profile.stalemate == Stalemate::RemoveAndMove
+            && self.own_hand == 0
+            && !m.decided(&p)
+            && m.count_steps(&p) == 0
+        {
+            p.pending[0] = 1;
+            p.stalemate_removal = true;
+        }
         p
     }
 }

@@ -527,7 +527,7 @@ fn evaluate<R: SectorRules>(
             loss_max: 0,
         });
     }
-    if children.list.is_empty() && children.plain == 0 {
+    if children.list.is_empty() && children.plain == 0 && children.again.is_empty() {
         // No legal move: the side to move loses.
         return Ok(Eval {
             code: loss(0),
@@ -580,6 +580,28 @@ fn evaluate<R: SectorRules>(
         if code == loss(0) {
             break;
         }
+    }
+    // Moves after which the same side moves again lead out of the unit (a stone fewer for the
+    // opponent): the child's value is the mover's own, a ply later.
+    for c in children.again.iter() {
+        let ctx = cache.get(parts, deps, c.own, c.own, c.packed_key())?;
+        let Target::Dep(i) = ctx.target else {
+            unreachable!("a removal leaves the unit");
+        };
+        let t = &deps[i].1;
+        let slot = t.1.index_in(&ctx.class, c.opp);
+        let code = t.0.code(slot)?;
+        if code == WASTED {
+            return Err(ProbeError::NoValue {
+                sector: c.key(),
+                slot,
+            });
+        }
+        let kind = code >> 14;
+        let plies = (code & MAX_DISTANCE) + 1;
+        best_win = best_win.min(if kind == 2 { plies } else { u16::MAX });
+        loss_max = loss_max.max(if kind == 1 { plies } else { 0 });
+        draw_out |= kind == 0;
     }
     if best_win != u16::MAX && best_win > MAX_STORED_DISTANCE {
         return Err(too_long(best_win));
