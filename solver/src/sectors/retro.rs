@@ -557,18 +557,7 @@ fn evaluate<R: SectorRules>(
                 }
                 continue;
             }
-            Target::Dep(i) => {
-                let t = &deps[i].1;
-                let slot = t.1.index_in(&ctx.class, c.opp);
-                let code = t.0.code(slot)?;
-                if code == WASTED {
-                    return Err(ProbeError::NoValue {
-                        sector: c.key(),
-                        slot,
-                    });
-                }
-                code
-            }
+            Target::Dep(i) => dep_code(deps, i, &ctx.class, c)?,
             Target::Missing => unreachable!("`get` reports sectors without a table"),
         };
         // Draw 0, loss 1, win 2 (wasted slots were rejected above).
@@ -588,15 +577,7 @@ fn evaluate<R: SectorRules>(
         let Target::Dep(i) = ctx.target else {
             unreachable!("a removal leaves the unit");
         };
-        let t = &deps[i].1;
-        let slot = t.1.index_in(&ctx.class, c.opp);
-        let code = t.0.code(slot)?;
-        if code == WASTED {
-            return Err(ProbeError::NoValue {
-                sector: c.key(),
-                slot,
-            });
-        }
+        let code = dep_code(deps, i, &ctx.class, c)?;
         let kind = code >> 14;
         let plies = (code & MAX_DISTANCE) + 1;
         best_win = best_win.min(if kind == 2 { plies } else { u16::MAX });
@@ -626,6 +607,22 @@ fn evaluate<R: SectorRules>(
         count,
         loss_max,
     })
+}
+
+/// The code of child `c` in dependency `i`, whose own-stone class is `class`; an error for a
+/// slot that holds no position.
+#[inline]
+fn dep_code(deps: &[Dep], i: usize, class: &OwnClass, c: &Folded) -> Result<u16, ProbeError> {
+    let t = &deps[i].1;
+    let slot = t.1.index_in(class, c.opp);
+    let code = t.0.code(slot)?;
+    if code == WASTED {
+        return Err(ProbeError::NoValue {
+            sector: c.key(),
+            slot,
+        });
+    }
+    Ok(code)
 }
 
 /// The error of a distance the table format cannot store.
