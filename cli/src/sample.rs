@@ -49,13 +49,8 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
             let keys = plan(&db.rules, &[start]).concat();
             emit(&db, keys, &wanted, a, |f| {
                 let g = db.game();
-                let mut p = f.to_position(g);
-                if f.own_hand > f.opp_hand {
-                    // Placing: White places first, so with one stone more in hand Black moves.
-                    p.stones = [f.opp, f.own];
-                    p.hand = [f.opp_hand, f.own_hand];
-                    p.side = Color::Black;
-                }
+                // Placing with one stone more in hand: Black to move (White places first).
+                let p = f.to_position(g);
                 let fen = g.format_fen(&p);
                 g.parse_fen(&fen).is_ok().then_some(fen)
             })

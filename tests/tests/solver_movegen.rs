@@ -2,7 +2,6 @@
 //! every preset the solver supports (playouts and arbitrary stone sets).
 
 use retro_engine::mill::{EndReason, Mill, Profile, PRESETS};
-use retro_engine::Color;
 use retro_solver::mill::gen::Gen;
 use retro_solver::mill::sectors::{unsupported, unsupported_sector};
 use retro_solver::sectors::children::Children;
@@ -27,15 +26,25 @@ fn compare(m: &Mill, gen: &Gen, f: &Folded, out: &mut Children) -> bool {
     let mut moves = Vec::new();
     m.moves(&pos, &mut moves);
     let engine_wins_now = moves.iter().any(|(_, q)| {
-        m.outcome(q)
-            .is_some_and(|o| o.loser == Some(Color::Black) && o.reason == EndReason::TooFewStones)
+        m.outcome(q).is_some_and(|o| {
+            o.loser == Some(pos.side.other()) && o.reason == EndReason::TooFewStones
+        })
     });
     gen.children(f, out);
     assert_eq!(out.wins_now, engine_wins_now, "{}", m.format_fen(&pos));
     if !engine_wins_now {
-        // A child with the same side to act again (a stalemate removal) is in `again`.
+        // A child with the same side to act again (a stalemate removal, defender-first) is in
+        // `again`; one owing removals (a full board when placing ends) is a forced tree's root.
+        let owing = |q: &retro_engine::mill::Position| q.pending != [0, 0] && !q.stalemate_removal;
+        assert_eq!(
+            moves.iter().filter(|(_, q)| owing(q)).count(),
+            out.forced.roots.len(),
+            "{}",
+            m.format_fen(&pos)
+        );
         let mut want: Vec<(u32, u32, u8, u8, bool)> = moves
             .iter()
+            .filter(|(_, q)| !owing(q))
             .map(|(_, q)| (Folded::from_position(q), q.side == pos.side))
             .map(|(c, again)| (c.own, c.opp, c.own_hand, c.opp_hand, again))
             .collect();

@@ -11,7 +11,6 @@
 use retro_engine::mill::EndReason;
 use retro_engine::mill::{Mill, Position, Profile};
 use retro_solver::mill::Db;
-use retro_solver::sectors::db::ProbeError;
 use retro_solver::sectors::solve::solve;
 use retro_tables::value::Value;
 use std::collections::HashMap;
@@ -113,9 +112,17 @@ fn late_positions(m: &Mill, left: u8, games: usize, seed: u64) -> Vec<Position> 
     out
 }
 
+/// What [`check`] saw: positions compared, of them owing removals, full-board ends, drawn ones.
+struct Seen {
+    compared: u64,
+    owing: u64,
+    full: u64,
+    drawn: u64,
+}
+
 /// Solves `profile` whole, then checks every placement position the minimax reaches from late
-/// positions of random games; returns (positions compared, full-board ends, drawn ones).
-fn check(profile: Profile, left: u8) -> (u64, u64, u64) {
+/// positions of random games, those owing removals included (probed by their removal plies).
+fn check(profile: Profile, left: u8) -> Seen {
     let dir = tempfile::tempdir().unwrap();
     let m = Mill::new(profile);
     let db = Db::new(m.clone(), dir.path());
@@ -133,7 +140,7 @@ fn check(profile: Profile, left: u8) -> (u64, u64, u64) {
     for p in late_positions(&m, left, 60, 7) {
         naive.value(&p);
     }
-    let mut compared = 0;
+    let (mut compared, mut owing) = (0, 0);
     for (k, &want) in &naive.memo {
         let (stones, marked, hand, side, pending, placing, stalemate_removal, board_full_end) = *k;
         let p = Position {
@@ -154,13 +161,19 @@ fn check(profile: Profile, left: u8) -> (u64, u64, u64) {
         match db.value(&p) {
             Ok(got) => {
                 assert_eq!(got, want, "{}", m.format_fen(&p));
+                assert_eq!(db.wdl(&p).unwrap(), want.wdl(), "{}", m.format_fen(&p));
                 compared += 1;
+                owing += (p.pending != [0, 0]) as u64;
             }
-            Err(ProbeError::RemovalPending) => {}
             Err(e) => panic!("{}: {e}", m.format_fen(&p)),
         }
     }
-    (compared, naive.full_ends.0, naive.full_ends.1)
+    Seen {
+        compared,
+        owing,
+        full: naive.full_ends.0,
+        drawn: naive.full_ends.1,
+    }
 }
 
 fn full_board_16(board_full: &str) -> Profile {
@@ -172,16 +185,58 @@ fn full_board_16(board_full: &str) -> Profile {
 
 #[test]
 fn a_full_board_after_placing_is_a_draw_under_board_full_draw() {
-    let (compared, full, drawn) = check(full_board_16("draw"), 6);
-    assert!(compared > 1000, "{compared}");
-    assert!(full > 100 && drawn == full, "{full} {drawn}");
+    let s = check(full_board_16("draw"), 6);
+    assert!(s.compared > 1000, "{}", s.compared);
+    assert!(s.full > 100 && s.drawn == s.full, "{} {}", s.full, s.drawn);
 }
 
 #[test]
 fn a_full_board_after_placing_loses_for_white_under_first_player_loses() {
-    let (compared, full, drawn) = check(full_board_16("first-player-loses"), 6);
-    assert!(compared > 1000, "{compared}");
-    assert!(full > 100 && drawn == 0, "{full} {drawn}");
+    let s = check(full_board_16("first-player-loses"), 6);
+    assert!(s.compared > 1000, "{}", s.compared);
+    assert!(s.full > 100 && s.drawn == 0, "{} {}", s.full, s.drawn);
+}
+
+/// zhi-qi's rules on the 16-point board with 8 stones: a full board when placing ends makes
+/// White remove a stone, then Black; a blocked side removes and moves again.
+#[test]
+fn a_full_board_makes_white_then_black_remove_under_first_then_second_remove() {
+    let mut p = full_board_16("first-then-second-remove");
+    p.set("stalemate=remove-and-move").unwrap();
+    let s = check(p, 6);
+    assert!(
+        s.compared > 1000 && s.owing > 100,
+        "{} {}",
+        s.compared,
+        s.owing
+    );
+}
+
+/// experimental's rules on the 16-point board with 8 stones: Black removes, then White, on a
+/// full board; otherwise Black moves first when placing ends; stones in mills are not safe.
+#[test]
+fn black_then_white_remove_and_black_moves_first_under_experimental_rules() {
+    let mut p = full_board_16("second-then-first-remove");
+    p.set("defender-first=true").unwrap();
+    p.set("remove-from-mills=true").unwrap();
+    let s = check(p, 6);
+    assert!(
+        s.compared > 1000 && s.owing > 100,
+        "{} {}",
+        s.compared,
+        s.owing
+    );
+}
+
+/// defender-first alone (the board never fills with 7 stones a side on 16 points): Black's last
+/// placement is followed by Black's first move.
+#[test]
+fn black_moves_first_when_placing_ends_under_defender_first() {
+    let mut p = Profile::preset("six-mens-morris").unwrap();
+    p.set("stones=7").unwrap();
+    p.set("defender-first=true").unwrap();
+    let s = check(p, 4);
+    assert!(s.compared > 1000, "{}", s.compared);
 }
 
 #[test]

@@ -5,8 +5,9 @@
 //! pushed into a reused buffer, and a move that wins at once is reported as such.
 
 use crate::sectors::children::Children;
+use crate::sectors::children::Node;
 use crate::sectors::folded::Folded;
-use retro_engine::mill::{Bits, Geometry, Mill, MillAction, Profile};
+use retro_engine::mill::{Bits, BoardFull, Geometry, Mill, MillAction, Profile};
 
 /// Move generation for one rule profile.
 #[derive(Clone)]
@@ -21,6 +22,10 @@ pub struct Gen {
     move_in_placing: bool,
     /// A blocked side removes an opponent stone next to its own and moves again.
     stalemate_removes: bool,
+    /// What a full board when placing ends does.
+    board_full: BoardFull,
+    /// Black, who places last, moves first when placing ends (`defender-first`).
+    defender_first: bool,
 }
 
 impl Gen {
@@ -37,6 +42,8 @@ impl Gen {
             remove_per_mill: p.remove_per_mill,
             move_in_placing: p.move_in_placing,
             stalemate_removes: p.stalemate == retro_engine::mill::Stalemate::RemoveAndMove,
+            board_full: p.board_full,
+            defender_first: p.defender_first,
         }
     }
 
@@ -215,7 +222,28 @@ impl Gen {
     /// number saves building them.
     pub fn children_counting(&self, f: &Folded, out: &mut Children, count_plain: bool) {
         out.again.clear();
+        out.forced.clear();
         self.moves(f, out, count_plain);
+        if self.defender_first && f.own_hand == 1 && f.opp_hand == 0 {
+            // The last placement (Black's): Black moves first, unless the board is full.
+            let all = self.geo.all;
+            let mut keep = 0;
+            for i in 0..out.list.len() {
+                let c = out.list[i];
+                if c.own | c.opp == all {
+                    out.list[keep] = c;
+                    keep += 1;
+                } else {
+                    out.again.push(Folded {
+                        own: c.opp,
+                        opp: c.own,
+                        own_hand: c.opp_hand,
+                        opp_hand: c.own_hand,
+                    });
+                }
+            }
+            out.list.truncate(keep);
+        }
         if self.stalemate_removes
             && f.own_hand == 0
             && !out.wins_now
@@ -223,6 +251,95 @@ impl Gen {
             && out.plain == 0
         {
             self.stalemate_removals(f, out);
+        }
+    }
+
+    /// Whether a full board when placing ends makes both sides remove a stone.
+    fn board_full_removes(&self) -> bool {
+        matches!(
+            self.board_full,
+            BoardFull::FirstThenSecondRemove | BoardFull::SecondThenFirstRemove
+        )
+    }
+
+    /// The last placement (Black's) filled the board, leaving its stones `own`: both sides
+    /// remove a stone, White first (`first-then-second-remove`: a ply of White's, then one of
+    /// Black's, then White moves) or Black first (`second-then-first-remove`: Black's removal
+    /// ends its placing ply, then White's removal ply, then Black moves).
+    fn full_board_removals(&self, f: &Folded, own: Bits, out: &mut Children) {
+        let opp = f.opp;
+        let min = self.min_stones;
+        let t = &mut out.forced;
+        let bits = |mut s: Bits| {
+            std::iter::from_fn(move || {
+                (s != 0).then(|| {
+                    let x = s & s.wrapping_neg();
+                    s &= s - 1;
+                    x
+                })
+            })
+        };
+        // A choice by the side that removes from `from` and leaves `next(from ^ x)`.
+        let choice = |t: &mut crate::sectors::children::Forced,
+                      at: usize,
+                      from: Bits,
+                      leaf: &dyn Fn(Bits) -> Folded| {
+            let first = t.nodes.len() as u32;
+            for x in bits(self.removable(from)) {
+                let left = from ^ x;
+                t.nodes.push(if left.count_ones() < min {
+                    Node::Won
+                } else {
+                    Node::Leaf {
+                        at: leaf(left),
+                        again: false,
+                    }
+                });
+            }
+            let len = t.nodes.len() as u32 - first;
+            t.nodes[at] = Node::Choice { first, len };
+        };
+        if self.board_full == BoardFull::FirstThenSecondRemove {
+            // White removes one of Black's (the mover's), then Black one of White's.
+            let root = t.nodes.len();
+            t.nodes.push(Node::Won);
+            t.roots.push(root as u32);
+            let first = t.nodes.len();
+            let firsts: Vec<Bits> = bits(self.removable(own)).collect();
+            t.nodes.extend(std::iter::repeat_n(Node::Won, firsts.len()));
+            t.nodes[root] = Node::Choice {
+                first: first as u32,
+                len: firsts.len() as u32,
+            };
+            for (j, x) in firsts.into_iter().enumerate() {
+                let mine = own ^ x;
+                if mine.count_ones() < min {
+                    continue; // stays Won: White's removal won.
+                }
+                choice(t, first + j, opp, &|o| Folded {
+                    own: o,
+                    opp: mine,
+                    own_hand: 0,
+                    opp_hand: 0,
+                });
+            }
+        } else {
+            // Black (the mover) removes one of White's within its ply, then White one of Black's.
+            for x in bits(self.removable(opp)) {
+                let theirs = opp ^ x;
+                let at = t.nodes.len();
+                t.nodes.push(Node::Won);
+                t.roots.push(at as u32);
+                if theirs.count_ones() < min {
+                    continue; // the placing ply won.
+                }
+                choice(t, at, own, &|m| Folded {
+                    own: m,
+                    opp: theirs,
+                    own_hand: 0,
+                    opp_hand: 0,
+                });
+            }
         }
     }
 
@@ -265,6 +382,15 @@ impl Gen {
                 e &= e - 1;
                 let own = f.own | (1 << to);
                 let mills = self.mills_at(own, to);
+                if mills == 0
+                    && f.own_hand == 1
+                    && f.opp_hand == 0
+                    && own | f.opp == g.all
+                    && self.board_full_removes()
+                {
+                    self.full_board_removals(f, own, out);
+                    continue;
+                }
                 if mills == 0 {
                     out.list.push(Folded {
                         own: f.opp,

@@ -3,7 +3,7 @@
 use crate::mill::rules::MillRules;
 use crate::sectors::db::{Db, ProbeError};
 use crate::sectors::folded::Folded;
-use retro_engine::mill::{Mill, Position};
+use retro_engine::mill::{BoardFull, Mill, Position};
 use retro_tables::{Value, Wdl};
 use std::path::Path;
 
@@ -18,21 +18,75 @@ impl Db<MillRules> {
         &self.rules.game
     }
 
-    /// The value of an engine position for its side to move.
+    /// The value of an engine position for its side to move. A position owing removals (a
+    /// full board when placing ends, or a text stopped inside a ply) is valued by its removal
+    /// plies, each a ply as the engine's compound moves count them.
     pub fn value(&self, pos: &Position) -> Result<Value, ProbeError> {
-        match self.folded(pos)? {
-            Ok(f) => self.value_folded(&f),
-            Err(over) => Ok(over),
+        match self.folded(pos) {
+            Ok(Ok(f)) => self.value_folded(&f),
+            Ok(Err(over)) => Ok(over),
+            Err(ProbeError::RemovalPending) if pos.marked == 0 => {
+                let mut best: Option<Value> = None;
+                for q in self.removal_plies(pos) {
+                    let v = crate::mill::removal::move_value(self, pos, &q)?;
+                    if best.is_none_or(|b| v.preference() > b.preference()) {
+                        best = Some(v);
+                    }
+                }
+                Ok(best.unwrap_or(Value::Loss(0)))
+            }
+            Err(e) => Err(e),
         }
     }
 
     /// The win/draw/loss of an engine position for its side to move (`--wdl-only` tables
     /// answer it too).
     pub fn wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
-        match self.folded(pos)? {
-            Ok(f) => self.wdl_folded(&f),
-            Err(over) => Ok(over.wdl()),
+        match self.folded(pos) {
+            Ok(Ok(f)) => self.wdl_folded(&f),
+            Ok(Err(over)) => Ok(over.wdl()),
+            Err(ProbeError::RemovalPending) if pos.marked == 0 => {
+                let mut best = Wdl::Loss;
+                for q in self.removal_plies(pos) {
+                    let w = if q.side == pos.side {
+                        match self.game().outcome(&q) {
+                            Some(o) => match o.won_by(pos.side) {
+                                Some(true) => Wdl::Win,
+                                Some(false) => Wdl::Loss,
+                                None => Wdl::Draw,
+                            },
+                            None => self.wdl(&q)?,
+                        }
+                    } else {
+                        self.wdl(&q)?.parent()
+                    };
+                    best = best.max(w);
+                }
+                Ok(best)
+            }
+            Err(e) => Err(e),
         }
+    }
+
+    /// Whether the tables hold `pos` as far as colours go: under rules where White and Black
+    /// differ (defender-first, removals on a full board) the tables take the side to move
+    /// while placing from the hands, White placing first.
+    pub fn colours_held(&self, pos: &Position) -> bool {
+        let p = &self.game().profile;
+        let colours = p.defender_first
+            || matches!(
+                p.board_full,
+                BoardFull::FirstThenSecondRemove | BoardFull::SecondThenFirstRemove
+            );
+        let (s, o) = (pos.side.index(), pos.side.other().index());
+        !(colours && pos.placing && pos.hand[s] != pos.hand[o] + s as u8)
+    }
+
+    /// The positions after each ply of a position owing removals.
+    fn removal_plies(&self, pos: &Position) -> Vec<Position> {
+        let mut moves = Vec::new();
+        self.game().moves(pos, &mut moves);
+        moves.into_iter().map(|(_, q)| q).collect()
     }
 
     /// The position folded for a probe, or the value of a game that is over.
@@ -51,6 +105,16 @@ impl Db<MillRules> {
         let owed_stalemate = pos.stalemate_removal && pos.pending == stalemate;
         if (pos.pending != [0, 0] && !owed_stalemate) || pos.marked != 0 {
             return Err(ProbeError::RemovalPending);
+        }
+        if !self.colours_held(pos) {
+            // The tables take the side to move while placing from the hands.
+            return Err(ProbeError::Unsupported {
+                sector: Folded::from_position(pos).key(),
+                why: "under these rules the tables hold only positions where White places \
+                      first: White to move with as many stones in hand as Black, Black with one \
+                      more than White"
+                    .into(),
+            });
         }
         Ok(Ok(Folded::from_position(pos)))
     }

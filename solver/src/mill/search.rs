@@ -63,7 +63,12 @@ impl MillSearch<'_> {
     /// The table value of `p` as a score at `ply`, if a table holds it.
     fn probe(&mut self, p: &Position, ply: u32) -> Result<Option<i32>, ProbeError> {
         // Tables hold positions at the start of a ply under rules with no extra state.
-        if !self.probe || p.pending != [0, 0] || p.marked != 0 || p.stalemate_removal {
+        if !self.probe
+            || p.pending != [0, 0]
+            || p.marked != 0
+            || p.stalemate_removal
+            || !self.db.colours_held(p)
+        {
             return Ok(None);
         }
         let f = Folded::from_position(p);

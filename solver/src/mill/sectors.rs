@@ -24,11 +24,16 @@ pub fn unsupported_in_placing(p: &Profile) -> Option<&'static str> {
     if p.mill_action == MillAction::MillCounts {
         return Some("removals by mill counts at the end of placing are not supported");
     }
-    if !matches!(p.board_full, BoardFull::FirstPlayerLoses | BoardFull::Draw) {
-        return Some("removals on a full board are not supported");
-    }
-    if p.defender_first {
-        return Some("defender-first needs the colours, which sectors fold away");
+    let full_removes = !matches!(p.board_full, BoardFull::FirstPlayerLoses | BoardFull::Draw);
+    if (full_removes || p.defender_first)
+        && (p.mill_action == MillAction::RemoveFromHand || p.move_in_placing)
+    {
+        // The solver knows who is White while placing from the hands (White places first),
+        // which taking stones from hands or moving instead of placing would break.
+        return Some(
+            "removals on a full board and defender-first need the colours, which sectors \
+             fold away, under rules where the hands do not tell them",
+        );
     }
     None
 }
@@ -131,6 +136,33 @@ pub fn successors(profile: &Profile, k: SectorKey) -> Vec<SectorKey> {
                 })
             });
         }
+    }
+    if k.wf == 1 && k.bf == 0 && !profile.move_in_placing {
+        use retro_engine::mill::rules::BoardFull;
+        let mut extra: Vec<SectorKey> = Vec::new();
+        if profile.defender_first {
+            // Black's last placement: Black moves first.
+            extra.extend(out.iter().map(|c| c.swapped()));
+        }
+        let removes = matches!(
+            profile.board_full,
+            BoardFull::FirstThenSecondRemove | BoardFull::SecondThenFirstRemove
+        );
+        if removes && k.w + 1 + k.b == points && k.w >= 1 && k.b >= 1 {
+            // The board fills: a stone each is removed, then either side may move.
+            let c = SectorKey {
+                w: k.w,
+                b: k.b - 1,
+                wf: 0,
+                bf: 0,
+            };
+            extra.extend([c, c.swapped()]);
+        }
+        out.extend(
+            extra
+                .into_iter()
+                .filter(|c| !lost(profile, c.w, c.wf) && !lost(profile, c.b, c.bf)),
+        );
     }
     out.into_iter().collect()
 }

@@ -55,6 +55,9 @@ impl<R: SectorRules> Db<R> {
         if ch.wins_now {
             return Ok(Value::Win(1));
         }
+        if !ch.forced.is_empty() {
+            return self.value_of_every_move(&ch);
+        }
         // Each move's result for the mover; after a stalemate removal the mover moves again.
         let moves: Vec<(&Folded, bool)> = (ch.list.iter().map(|c| (c, false)))
             .chain(ch.again.iter().map(|c| (c, true)))
@@ -96,12 +99,36 @@ impl<R: SectorRules> Db<R> {
         }
     }
 
+    /// The best over every move's value, each probed whole (positions with forced removals
+    /// among their moves; no derivable sector has them under the presets).
+    fn value_of_every_move(&self, ch: &Children) -> Result<Value, ProbeError> {
+        let mut best = Value::Loss(0);
+        let mut consider = |v: Value| {
+            if rank(v) > rank(best) {
+                best = v;
+            }
+        };
+        for c in &ch.list {
+            consider(self.value_folded(c)?.parent());
+        }
+        for c in &ch.again {
+            consider(self.value_folded(c)?.later());
+        }
+        for &root in &ch.forced.roots {
+            consider(ch.forced.edge_value(root, &mut |c| self.value_folded(c))?);
+        }
+        Ok(best)
+    }
+
     /// The win/draw/loss of a position of a derived sector: the best over its moves.
     pub(crate) fn wdl_by_search(&self, f: &Folded) -> Result<Wdl, ProbeError> {
         let mut ch = children_buffer();
         self.rules.children(f, &mut ch);
         if ch.wins_now {
             return Ok(Wdl::Win);
+        }
+        if !ch.forced.is_empty() {
+            return Ok(self.value_of_every_move(&ch)?.wdl());
         }
         let mut best = Wdl::Loss;
         let moves = (ch.list.iter().map(|c| (c, false))).chain(ch.again.iter().map(|c| (c, true)));

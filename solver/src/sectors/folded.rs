@@ -58,20 +58,30 @@ impl Folded {
         }
     }
 
-    /// The engine position with the side to move as White. Under `stalemate=remove-and-move`
-    /// a blocked side to move owes its stalemate removal, as the engine leaves it.
+    /// The engine position: the side to move is White, except while placing with one stone
+    /// more in hand than the opponent, which is Black (White places first). Under
+    /// `stalemate=remove-and-move` a blocked side to move owes its stalemate removal, as the
+    /// engine leaves it.
     pub fn to_position(&self, m: &Mill) -> Position {
         let mut p = m.start();
-        p.stones = [self.own, self.opp];
-        p.hand = [self.own_hand, self.opp_hand];
-        p.side = Color::White;
+        let side = if self.own_hand == self.opp_hand + 1 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let (s, o) = (side.index(), side.other().index());
+        p.stones[s] = self.own;
+        p.stones[o] = self.opp;
+        p.hand[s] = self.own_hand;
+        p.hand[o] = self.opp_hand;
+        p.side = side;
         p.placing = self.own_hand > 0 || self.opp_hand > 0;
         if m.profile.stalemate == Stalemate::RemoveAndMove
             && self.own_hand == 0
             && !m.decided(&p)
             && m.count_steps(&p) == 0
         {
-            p.pending[0] = 1;
+            p.pending[s] = 1;
             p.stalemate_removal = true;
         }
         p

@@ -527,7 +527,11 @@ fn evaluate<R: SectorRules>(
             loss_max: 0,
         });
     }
-    if children.list.is_empty() && children.plain == 0 && children.again.is_empty() {
+    if children.list.is_empty()
+        && children.plain == 0
+        && children.again.is_empty()
+        && children.forced.is_empty()
+    {
         // No legal move: the side to move loses.
         return Ok(Eval {
             code: loss(0),
@@ -583,6 +587,26 @@ fn evaluate<R: SectorRules>(
         best_win = best_win.min(if kind == 2 { plies } else { u16::MAX });
         loss_max = loss_max.max(if kind == 1 { plies } else { 0 });
         draw_out |= kind == 0;
+    }
+    // Moves followed by forced removals (a full board when placing ends): their trees' leaves
+    // lie out of the unit.
+    for &root in &children.forced.roots {
+        let v = children.forced.edge_value(root, &mut |c: &Folded| {
+            let ctx = cache.get(parts, deps, c.own, c.own, c.packed_key())?;
+            let Target::Dep(i) = ctx.target else {
+                unreachable!("forced removals leave the unit");
+            };
+            let code = dep_code(deps, i, &ctx.class, c)?;
+            Value::decode(code).ok_or(ProbeError::NoValue {
+                sector: c.key(),
+                slot: 0,
+            })
+        })?;
+        match v {
+            Value::Win(d) => best_win = best_win.min(d),
+            Value::Loss(d) => loss_max = loss_max.max(d),
+            Value::Draw => draw_out = true,
+        }
     }
     if best_win != u16::MAX && best_win > MAX_STORED_DISTANCE {
         return Err(too_long(best_win));
