@@ -184,6 +184,27 @@ fn analyse_names_the_missing_table_and_rejects_unsolvable_rules() {
             && err.contains("--sector 0,0,9,9"),
         "{err}"
     );
+    // Rule overrides are part of the command that builds the table.
+    let o = retro(
+        &[
+            "analyse",
+            "mill",
+            "--rule",
+            "flying=false",
+            "--rule",
+            "n-move-rule=50",
+            "--dir",
+            d,
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("retro solve mill --variant nine-mens-morris --rule flying=false --dir")
+            && !err.contains("n-move-rule"),
+        "{err}"
+    );
     let o = retro(
         &["solve", "mill", "--variant", "da-san-qi", "--dir", d],
         None,

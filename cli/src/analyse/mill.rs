@@ -14,16 +14,34 @@ use serde_json::{json, Value as Json};
 use std::path::Path;
 use std::time::Instant;
 
+/// The `--rule` flags that turn preset `variant` into the tables' rules (the fields that
+/// differ; the N-move rule, a play rule, left out).
+fn rule_flags(db: &Db, variant: &str) -> String {
+    let Ok(preset) = retro_engine::mill::Profile::preset(variant) else {
+        return String::new();
+    };
+    let base = preset.describe();
+    db.game()
+        .profile
+        .describe()
+        .into_iter()
+        .zip(base)
+        .filter(|((k, v), (_, b))| *k != "n-move-rule" && v != b)
+        .map(|((k, v), _)| format!(" --rule {k}={v}"))
+        .collect()
+}
+
 /// A probe error as a CLI error; a missing table names the solve command that builds it, what
 /// that costs (the `--dry-run` figures), and the cheap alternatives when it is a big solve.
 pub fn probe_err(db: &Db, variant: &str, dir: &Path, e: ProbeError) -> CliError {
     match e {
         ProbeError::Missing { sector, .. } => {
             let plan = PlanFigures::new(db, &[sector]);
+            let flags = rule_flags(db, variant);
             let mut msg = format!(
                 "no table for sector {sector} of {variant} in {}\n  build it with: retro solve \
-                 mill --variant {variant} --dir {} --sector {},{},{},{}\n  that solves {}{} \
-                 (`--dry-run` shows the plan)",
+                 mill --variant {variant}{flags} --dir {} --sector {},{},{},{}\n  that solves \
+                 {}{} (`--dry-run` shows the plan)",
                 db.folder.display(),
                 dir.display(),
                 sector.w,
@@ -40,7 +58,7 @@ pub fn probe_err(db: &Db, variant: &str, dir: &Path, e: ProbeError) -> CliError 
             if plan.slots > 500_000_000 {
                 msg.push_str(&format!(
                     "\n  cheaper: `retro solve mill --variant six-mens-morris` (a whole smaller \
-                     game, seconds) or `retro solve mill --variant {variant} --max-stones 4` (the \
+                     game, seconds) or `retro solve mill --variant {variant}{flags} --max-stones 4` (the \
                      moving-phase endgames up to 4 against 4, seconds), then analyse positions \
                      inside them"
                 ));
