@@ -5,7 +5,7 @@ use crate::error::CliError;
 use crate::games::mill::{game, position};
 use crate::solve::plan::PlanFigures;
 use retro_engine::mill::{Mill, Position};
-use retro_solver::mill::removal::move_value;
+use retro_solver::mill::removal::{move_value, move_wdl};
 use retro_solver::mill::sectors::start_sector;
 use retro_solver::mill::Db;
 use retro_solver::sectors::db::ProbeError;
@@ -89,21 +89,6 @@ pub fn search_json(
         (r.score, r.proven, r.depth, r.nodes),
         moves.collect(),
     )))
-}
-
-/// The result of a move for the side that makes it, from any table (distances or not).
-fn move_wdl(db: &Db, p: &Position, q: &Position) -> Result<Wdl, ProbeError> {
-    if q.side == p.side {
-        return Ok(match db.game().outcome(q) {
-            Some(o) => match o.won_by(p.side) {
-                Some(true) => Wdl::Win,
-                Some(false) => Wdl::Loss,
-                None => Wdl::Draw,
-            },
-            None => db.wdl(q)?,
-        });
-    }
-    Ok(db.wdl(q)?.parent())
 }
 
 /// The analysis of a Mill position from the tables: value, every move's value, best moves.

@@ -29,6 +29,16 @@ pub enum BoardFull {
     Draw,
 }
 
+impl BoardFull {
+    /// Whether both sides remove a stone (and play goes on).
+    pub const fn removes(self) -> bool {
+        matches!(
+            self,
+            BoardFull::FirstThenSecondRemove | BoardFull::SecondThenFirstRemove
+        )
+    }
+}
+
 /// What happens to a side that has no legal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stalemate {

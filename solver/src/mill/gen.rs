@@ -254,14 +254,6 @@ impl Gen {
         }
     }
 
-    /// Whether a full board when placing ends makes both sides remove a stone.
-    fn board_full_removes(&self) -> bool {
-        matches!(
-            self.board_full,
-            BoardFull::FirstThenSecondRemove | BoardFull::SecondThenFirstRemove
-        )
-    }
-
     /// The last placement (Black's) filled the board, leaving its stones `own`: both sides
     /// remove a stone, White first (`first-then-second-remove`: a ply of White's, then one of
     /// Black's, then White moves) or Black first (`second-then-first-remove`: Black's removal
@@ -386,7 +378,7 @@ impl Gen {
                     && f.own_hand == 1
                     && f.opp_hand == 0
                     && own | f.opp == g.all
-                    && self.board_full_removes()
+                    && self.board_full.removes()
                 {
                     self.full_board_removals(f, own, out);
                     continue;

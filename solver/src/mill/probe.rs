@@ -3,9 +3,19 @@
 use crate::mill::rules::MillRules;
 use crate::sectors::db::{Db, ProbeError};
 use crate::sectors::folded::Folded;
-use retro_engine::mill::{BoardFull, Mill, Position};
+use retro_engine::mill::{GameOver, Mill, Position};
+use retro_engine::Color;
 use retro_tables::{Value, Wdl};
 use std::path::Path;
+
+/// The value for `side` of a game that is over, `plies` after it ended.
+pub fn over_value(over: &GameOver, side: Color, plies: u16) -> Value {
+    match over.won_by(side) {
+        Some(true) => Value::Win(plies),
+        Some(false) => Value::Loss(plies),
+        None => Value::Draw,
+    }
+}
 
 impl Db<MillRules> {
     /// The Mill tables of `game` under `dir`.
@@ -48,19 +58,7 @@ impl Db<MillRules> {
             Err(ProbeError::RemovalPending) if pos.marked == 0 => {
                 let mut best = Wdl::Loss;
                 for q in self.removal_plies(pos) {
-                    let w = if q.side == pos.side {
-                        match self.game().outcome(&q) {
-                            Some(o) => match o.won_by(pos.side) {
-                                Some(true) => Wdl::Win,
-                                Some(false) => Wdl::Loss,
-                                None => Wdl::Draw,
-                            },
-                            None => self.wdl(&q)?,
-                        }
-                    } else {
-                        self.wdl(&q)?.parent()
-                    };
-                    best = best.max(w);
+                    best = best.max(crate::mill::removal::move_wdl(self, pos, &q)?);
                 }
                 Ok(best)
             }
@@ -73,11 +71,7 @@ impl Db<MillRules> {
     /// while placing from the hands, White placing first.
     pub fn colours_held(&self, pos: &Position) -> bool {
         let p = &self.game().profile;
-        let colours = p.defender_first
-            || matches!(
-                p.board_full,
-                BoardFull::FirstThenSecondRemove | BoardFull::SecondThenFirstRemove
-            );
+        let colours = p.defender_first || p.board_full.removes();
         let (s, o) = (pos.side.index(), pos.side.other().index());
         !(colours && pos.placing && pos.hand[s] != pos.hand[o] + s as u8)
     }
@@ -92,11 +86,7 @@ impl Db<MillRules> {
     /// The position folded for a probe, or the value of a game that is over.
     fn folded(&self, pos: &Position) -> Result<Result<Folded, Value>, ProbeError> {
         if let Some(over) = self.game().outcome(pos) {
-            return Ok(Err(match over.won_by(pos.side) {
-                Some(true) => Value::Win(0),
-                Some(false) => Value::Loss(0),
-                None => Value::Draw,
-            }));
+            return Ok(Err(over_value(&over, pos.side, 0)));
         }
         // A stalemate removal owed is where the blocked side's ply starts: the tables hold it
         // (its moves are the removals).

@@ -18,7 +18,7 @@ use crate::mill::Db;
 use crate::sectors::db::ProbeError;
 use retro_engine::mill::{Mill, Position};
 use retro_engine::Color;
-use retro_tables::value::Value;
+use retro_tables::value::{Value, Wdl};
 use std::collections::HashMap;
 
 /// What is known of a position: it is forced within `proven` plies, not within `refuted`.
@@ -56,16 +56,23 @@ impl From<ProbeError> for RemovalError {
 pub fn move_value(db: &Db, p: &Position, q: &Position) -> Result<Value, ProbeError> {
     if q.side == p.side {
         return Ok(match db.game().outcome(q) {
-            Some(o) => match o.won_by(p.side) {
-                Some(true) => Value::Win(1),
-                Some(false) => Value::Loss(1),
-                None => Value::Draw,
-            },
+            Some(o) => crate::mill::probe::over_value(&o, p.side, 1),
             // The mover moves again (after a stalemate removal).
             None => db.value(q)?.later(),
         });
     }
     Ok(db.value(q)?.parent())
+}
+
+/// [`move_value`] without the distance (`--wdl-only` tables answer it too).
+pub fn move_wdl(db: &Db, p: &Position, q: &Position) -> Result<Wdl, ProbeError> {
+    if q.side == p.side {
+        return Ok(match db.game().outcome(q) {
+            Some(o) => crate::mill::probe::over_value(&o, p.side, 1).wdl(),
+            None => db.wdl(q)?,
+        });
+    }
+    Ok(db.wdl(q)?.parent())
 }
 
 impl Search<'_> {

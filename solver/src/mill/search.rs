@@ -209,22 +209,6 @@ mod tests {
         })
     }
 
-    /// The exact value of a move for its mover, from complete tables.
-    fn move_value(db: &Db, p: &Position, q: &Position) -> Value {
-        if q.side == p.side {
-            match db.game().outcome(q) {
-                Some(o) => match o.won_by(p.side) {
-                    Some(true) => Value::Win(1),
-                    Some(false) => Value::Loss(1),
-                    None => Value::Draw,
-                },
-                None => db.value(q).unwrap().later(),
-            }
-        } else {
-            db.value(q).unwrap().parent()
-        }
-    }
-
     const DEPTH: u32 = 4;
 
     #[test]
@@ -272,7 +256,11 @@ mod tests {
                 let q = children.iter().find(|(mv, _)| *mv == sm.mv).unwrap().1;
                 let text = m.format_move(&sm.mv);
                 let v = proven_value(sm.score);
-                assert_eq!(v, move_value(&truth, p, &q), "{fen} {text}");
+                assert_eq!(
+                    v,
+                    crate::mill::removal::move_value(&truth, p, &q).unwrap(),
+                    "{fen} {text}"
+                );
                 move_kinds[kind(v)] += 1;
             }
         }

@@ -17,15 +17,13 @@ pub fn unsupported(p: &Profile) -> Option<&'static str> {
 /// Why the placing sectors (stones in hand) of a rule profile cannot be solved, when its
 /// moving phase can: rules that act only while placing or when it ends.
 pub fn unsupported_in_placing(p: &Profile) -> Option<&'static str> {
-    use retro_engine::mill::rules::BoardFull;
     if p.mill_action == MillAction::MarkAndDelay {
         return Some("marked points (mark-and-delay) are extra state the solver does not index");
     }
     if p.mill_action == MillAction::MillCounts {
         return Some("removals by mill counts at the end of placing are not supported");
     }
-    let full_removes = !matches!(p.board_full, BoardFull::FirstPlayerLoses | BoardFull::Draw);
-    if (full_removes || p.defender_first)
+    if (p.board_full.removes() || p.defender_first)
         && (p.mill_action == MillAction::RemoveFromHand || p.move_in_placing)
     {
         // The solver knows who is White while placing from the hands (White places first),
@@ -138,17 +136,12 @@ pub fn successors(profile: &Profile, k: SectorKey) -> Vec<SectorKey> {
         }
     }
     if k.wf == 1 && k.bf == 0 && !profile.move_in_placing {
-        use retro_engine::mill::rules::BoardFull;
         let mut extra: Vec<SectorKey> = Vec::new();
         if profile.defender_first {
             // Black's last placement: Black moves first.
             extra.extend(out.iter().map(|c| c.swapped()));
         }
-        let removes = matches!(
-            profile.board_full,
-            BoardFull::FirstThenSecondRemove | BoardFull::SecondThenFirstRemove
-        );
-        if removes && k.w + 1 + k.b == points && k.w >= 1 && k.b >= 1 {
+        if profile.board_full.removes() && k.w + 1 + k.b == points && k.w >= 1 && k.b >= 1 {
             // The board fills: a stone each is removed, then either side may move.
             let c = SectorKey {
                 w: k.w,
