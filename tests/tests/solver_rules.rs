@@ -176,6 +176,18 @@ fn check(profile: Profile, left: u8) -> Seen {
     }
 }
 
+/// [`check`] on a full 16-point board whose end makes both sides remove: many positions
+/// compared, and many of them owing removals.
+fn check_with_removals_owed(p: Profile) {
+    let s = check(p, 6);
+    assert!(
+        s.compared > 1000 && s.owing > 100,
+        "{} {}",
+        s.compared,
+        s.owing
+    );
+}
+
 fn full_board_16(board_full: &str) -> Profile {
     let mut p = Profile::preset("six-mens-morris").unwrap();
     p.set("stones=8").unwrap();
@@ -203,13 +215,7 @@ fn a_full_board_after_placing_loses_for_white_under_first_player_loses() {
 fn a_full_board_makes_white_then_black_remove_under_first_then_second_remove() {
     let mut p = full_board_16("first-then-second-remove");
     p.set("stalemate=remove-and-move").unwrap();
-    let s = check(p, 6);
-    assert!(
-        s.compared > 1000 && s.owing > 100,
-        "{} {}",
-        s.compared,
-        s.owing
-    );
+    check_with_removals_owed(p);
 }
 
 /// experimental's rules on the 16-point board with 8 stones: Black removes, then White, on a
@@ -219,13 +225,7 @@ fn black_then_white_remove_and_black_moves_first_under_experimental_rules() {
     let mut p = full_board_16("second-then-first-remove");
     p.set("defender-first=true").unwrap();
     p.set("remove-from-mills=true").unwrap();
-    let s = check(p, 6);
-    assert!(
-        s.compared > 1000 && s.owing > 100,
-        "{} {}",
-        s.compared,
-        s.owing
-    );
+    check_with_removals_owed(p);
 }
 
 /// defender-first alone (the board never fills with 7 stones a side on 16 points): Black's last
