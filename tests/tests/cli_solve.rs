@@ -239,6 +239,14 @@ fn every_preset_dry_runs_and_placing_only_rules_keep_the_moving_phase() {
         };
         assert_eq!(left_out, expect, "{}", p.name);
         assert_eq!(v["solvable"], left_out == 0, "{}", p.name);
+        // Only one-time mills carry history; indexed, the masks multiply the slots by more than
+        // 10^5 (each side has counted mills in every sector but the start).
+        let slots = v["slots"].as_u64().unwrap();
+        match (p.name, v["history_slots"].as_u64()) {
+            ("russian-mill", Some(h)) => assert!(h / slots > 100_000, "{h} of {slots}"),
+            ("russian-mill", None) => panic!("russian-mill: no history figure"),
+            (_, h) => assert_eq!(h, None, "{}", p.name),
+        }
     }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();

@@ -164,13 +164,20 @@ fn dry_run<R: SectorRules>(
         .iter()
         .filter_map(|(k, _, _)| db.rules.unsupported(*k).map(|w| (*k, w)))
         .collect();
+    // History the positions carry (one-time mills): what indexing it would cost.
+    let history: Option<u64> = f
+        .rows
+        .iter()
+        .map(|(k, _, _)| db.rules.history_slots(*k))
+        .try_fold(0u64, |sum, h| h.map(|h| sum.saturating_add(h)));
     if as_json {
         let rows: Vec<Json> = f
             .rows
             .iter()
             .map(|(k, s, done)| {
                 json!({"sector": k.to_string(), "slots": s, "table_exists": done,
-                       "unsupported": db.rules.unsupported(*k)})
+                       "unsupported": db.rules.unsupported(*k),
+                       "history_slots": db.rules.history_slots(*k)})
             })
             .collect();
         println!(
@@ -179,7 +186,7 @@ fn dry_run<R: SectorRules>(
                    "largest_unit_slots": f.largest, "peak_bytes": f.peak_bytes(),
                    "disk_bytes": f.disk_bytes(), "compress_raw_peak_bytes": f.raw_peak,
                    "compress_peak_bytes": f.compress_peak,
-                   "unsupported_sectors": unsupported.len(),
+                   "unsupported_sectors": unsupported.len(), "history_slots": history,
                    "solvable": unsupported.is_empty()})
         );
         return Ok(());
@@ -195,6 +202,17 @@ fn dry_run<R: SectorRules>(
             } else {
                 "; the moving phase (`--max-stones N`) can be solved"
             }
+        );
+    }
+    if let Some(h) = history {
+        println!(
+            "with each side's formed-mills mask in the index (positions reached in play), these \
+             sectors would take {:.3e} slots, {:.1e} times the {} below: the masks are history \
+             a position carries, and with flying any dead mill can be formed again, so all of \
+             it matters (see the README)",
+            h as f64,
+            h as f64 / f.slots.max(1) as f64,
+            f.slots
         );
     }
     println!(

@@ -13,13 +13,19 @@ pub struct MillRules {
     /// The game.
     pub game: Mill,
     gen: Gen,
+    /// With one-time mills, how many masks a side can hold after each number of counts.
+    masks: Option<Vec<u64>>,
 }
 
 impl MillRules {
     /// Wraps a Mill game.
     pub fn new(game: Mill) -> MillRules {
         let gen = Gen::new(&game);
-        MillRules { game, gen }
+        let masks = game
+            .profile
+            .one_time_mills
+            .then(|| crate::mill::history::masks_after(game.geo, game.profile.stones as usize));
+        MillRules { game, gen, masks }
     }
 }
 
@@ -38,6 +44,14 @@ impl SectorRules for MillRules {
     }
     fn unsupported(&self, k: SectorKey) -> Option<String> {
         crate::mill::sectors::unsupported_sector(&self.game.profile, k).map(str::to_string)
+    }
+    fn history_slots(&self, k: SectorKey) -> Option<u64> {
+        let masks = self.masks.as_ref()?;
+        Some(crate::mill::history::slots_with_masks(
+            &self.game.profile,
+            k,
+            masks,
+        ))
     }
     fn lost(&self, on_board: u8, in_hand: u8) -> bool {
         crate::mill::sectors::lost(&self.game.profile, on_board, in_hand)

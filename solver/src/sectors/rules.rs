@@ -21,6 +21,11 @@ pub trait SectorRules: Sync + Send {
     fn unsupported(&self, _k: SectorKey) -> Option<String> {
         None
     }
+    /// The slots sector `k` would take with the history its positions carry in the index (Mill's
+    /// one-time mills: each side's formed-mills mask); `None` when positions carry none.
+    fn history_slots(&self, _k: SectorKey) -> Option<u64> {
+        None
+    }
     /// Whether a side with this material has lost.
     fn lost(&self, on_board: u8, in_hand: u8) -> bool;
     /// Whether every position of sector `k` is a drawn end of the game (Mill: the board full
