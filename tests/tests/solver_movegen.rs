@@ -34,8 +34,16 @@ fn compare(m: &Mill, gen: &Gen, f: &Folded, out: &mut Children) -> bool {
     assert_eq!(out.wins_now, engine_wins_now, "{}", m.format_fen(&pos));
     if !engine_wins_now {
         // A child with the same side to act again (a stalemate removal, defender-first) is in
-        // `again`; one owing removals (a full board when placing ends) is a forced tree's root.
-        let owing = |q: &retro_engine::mill::Position| q.pending != [0, 0] && !q.stalemate_removal;
+        // `again`; one owing removals (a full board when placing ends) is a forced tree's root,
+        // but where placing ends under mill counts, a sector of its own.
+        let owing = |q: &retro_engine::mill::Position| {
+            q.pending != [0, 0]
+                && !q.stalemate_removal
+                && !retro_solver::mill::sectors::placing_ended(
+                    &m.profile,
+                    Folded::from_position(q).key(),
+                )
+        };
         assert_eq!(
             moves.iter().filter(|(_, q)| owing(q)).count(),
             out.forced.roots.len(),

@@ -228,6 +228,24 @@ fn black_then_white_remove_and_black_moves_first_under_experimental_rules() {
     check_with_removals_owed(p);
 }
 
+/// el-filja's end of placing on the 16-point board with 8 stones a side: mills while placing
+/// remove nothing; when the board fills, each side counts its mills and removes by them, White
+/// first, in one ply each (one of its own when neither has a mill), then White moves. With
+/// stones in mills safe (and el-filja's full-board rule, which the mill counts come before)
+/// and without.
+#[test]
+fn both_sides_remove_by_their_mill_counts_when_placing_ends() {
+    for (from_mills, full) in [
+        ("true", "first-then-second-remove"),
+        ("false", "first-player-loses"),
+    ] {
+        let mut p = full_board_16(full);
+        p.set("mill-action=mill-counts").unwrap();
+        p.set(&format!("remove-from-mills={from_mills}")).unwrap();
+        check_with_removals_owed(p);
+    }
+}
+
 /// defender-first alone (the board never fills with 7 stones a side on 16 points): Black's last
 /// placement is followed by Black's first move.
 #[test]

@@ -448,17 +448,10 @@ impl Mill {
             p.placing = false;
             p.marked = 0;
             if self.profile.mill_action == MillAction::MillCounts {
-                let w = self.geo.count_mills(p.stones[0]);
-                let b = self.geo.count_mills(p.stones[1]);
-                let (rw, rb): (i8, i8) = match (w, b) {
-                    (0, 0) => (-1, -1),
-                    (_, 0) => (2, 1),
-                    (0, _) => (1, 2),
-                    _ if w == b => (w as i8, b as i8),
-                    _ if w > b => (b as i8 + 1, b as i8),
-                    _ => (w as i8, w as i8 + 1),
-                };
-                p.pending = [rw, rb];
+                p.pending = MillAction::mill_count_removals(
+                    self.geo.count_mills(p.stones[0]),
+                    self.geo.count_mills(p.stones[1]),
+                );
                 p.side = Color::White;
                 return;
             }

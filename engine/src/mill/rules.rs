@@ -16,6 +16,25 @@ pub enum MillAction {
     MillCounts,
 }
 
+impl MillAction {
+    /// The removals White and Black owe when placing ends under `mill-counts`, from their
+    /// complete mills: a positive count removes the opponent's stones, `-1` one of its own.
+    /// Neither has a mill: each removes one of its own; only one has: it removes 2 and the other
+    /// 1; as many each: that many each; otherwise the side with fewer (`s`) removes `s` and the
+    /// other `s + 1`. White acts first.
+    pub const fn mill_count_removals(white_mills: u32, black_mills: u32) -> [i8; 2] {
+        let (w, b) = (white_mills as i8, black_mills as i8);
+        match (w, b) {
+            (0, 0) => [-1, -1],
+            (_, 0) => [2, 1],
+            (0, _) => [1, 2],
+            _ if w == b => [w, b],
+            _ if w > b => [b + 1, b],
+            _ => [w, w + 1],
+        }
+    }
+}
+
 /// What happens when the board is full at the end of placing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BoardFull {

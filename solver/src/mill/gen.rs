@@ -26,6 +26,9 @@ pub struct Gen {
     board_full: BoardFull,
     /// Black, who places last, moves first when placing ends (`defender-first`).
     defender_first: bool,
+    /// Mills while placing remove nothing; when placing ends both sides remove by their mill
+    /// counts (`mill-counts`), from the sector of `stones` against `stones`.
+    mill_counts: Option<u32>,
 }
 
 impl Gen {
@@ -44,7 +47,17 @@ impl Gen {
             stalemate_removes: p.stalemate == retro_engine::mill::Stalemate::RemoveAndMove,
             board_full: p.board_full,
             defender_first: p.defender_first,
+            mill_counts: (p.mill_action == MillAction::MillCounts).then_some(p.stones as u32),
         }
+    }
+
+    /// Whether `f` is where placing ended under `mill-counts` (White to act, both hands empty,
+    /// every stone on the board): its moves are White's removals by the mill counts.
+    #[inline]
+    pub fn placing_ended(&self, f: &Folded) -> bool {
+        self.mill_counts.is_some_and(|n| {
+            f.own_hand == 0 && f.opp_hand == 0 && f.own.count_ones() == n && f.opp.count_ones() == n
+        })
     }
 
     #[inline]
@@ -223,8 +236,16 @@ impl Gen {
     pub fn children_counting(&self, f: &Folded, out: &mut Children, count_plain: bool) {
         out.again.clear();
         out.forced.clear();
+        if self.placing_ended(f) {
+            out.list.clear();
+            out.wins_now = false;
+            out.plain = 0;
+            out.removable = None;
+            self.mill_count_removals(f, out);
+            return;
+        }
         self.moves(f, out, count_plain);
-        if self.defender_first && f.own_hand == 1 && f.opp_hand == 0 {
+        if self.defender_first && self.mill_counts.is_none() && f.own_hand == 1 && f.opp_hand == 0 {
             // The last placement (Black's): Black moves first, unless the board is full.
             let all = self.geo.all;
             let mut keep = 0;
@@ -335,6 +356,83 @@ impl Gen {
         }
     }
 
+    /// Where placing ended under `mill-counts` (White to act, its stones `f.own`): White's ply
+    /// of the removals its mill count gives, then Black's, then White moves.
+    fn mill_count_removals(&self, f: &Folded, out: &mut Children) {
+        let (white, black) = (f.own, f.opp);
+        let [rw, rb] = MillAction::mill_count_removals(
+            self.geo.count_mills(white),
+            self.geo.count_mills(black),
+        );
+        let Some(after_white) = self.removal_ply(white, black, rw) else {
+            out.wins_now = true;
+            return;
+        };
+        let t = &mut out.forced;
+        for (w1, b1) in after_white {
+            let at = t.nodes.len();
+            t.nodes.push(Node::Won);
+            t.roots.push(at as u32);
+            let first = t.nodes.len() as u32;
+            match self.removal_ply(b1, w1, rb) {
+                // Black's ply leaves White too few stones.
+                None => t.nodes.push(Node::Won),
+                Some(after_black) => {
+                    t.nodes
+                        .extend(after_black.into_iter().map(|(b2, w2)| Node::Leaf {
+                            at: Folded {
+                                own: w2,
+                                opp: b2,
+                                own_hand: 0,
+                                opp_hand: 0,
+                            },
+                            again: false,
+                        }))
+                }
+            }
+            let len = t.nodes.len() as u32 - first;
+            t.nodes[at] = Node::Choice { first, len };
+        }
+    }
+
+    /// The stones (`mine`, `theirs`) one ply of `n` removals can leave: `n > 0` of the
+    /// opponent's (one at a time, each among its removable stones then), `n < 0` one of its
+    /// own (any). Different orders of the same stones are one ply. `None` when the ply wins,
+    /// leaving the opponent too few stones.
+    fn removal_ply(&self, mine: Bits, theirs: Bits, n: i8) -> Option<Vec<(Bits, Bits)>> {
+        if n < 0 {
+            // The profile check keeps a side's own removal from losing it the game.
+            debug_assert!(mine.count_ones() > self.min_stones);
+            let mut out = Vec::new();
+            let mut set = mine;
+            while set != 0 {
+                let x = set & set.wrapping_neg();
+                set &= set - 1;
+                out.push((mine ^ x, theirs));
+            }
+            return Some(out);
+        }
+        let mut level = vec![theirs];
+        for _ in 0..n {
+            if level[0].count_ones() <= self.min_stones {
+                return None;
+            }
+            let mut next = Vec::new();
+            for &o in &level {
+                let mut r = self.removable(o);
+                while r != 0 {
+                    let x = r & r.wrapping_neg();
+                    r &= r - 1;
+                    next.push(o ^ x);
+                }
+            }
+            next.sort_unstable();
+            next.dedup();
+            level = next;
+        }
+        Some(level.into_iter().map(|o| (mine, o)).collect())
+    }
+
     /// A blocked side's removals (`stalemate=remove-and-move`): any opponent stone next to one
     /// of its own, mills or not; then it moves again.
     fn stalemate_removals(&self, f: &Folded, out: &mut Children) {
@@ -373,12 +471,17 @@ impl Gen {
                 let to = e.trailing_zeros() as usize;
                 e &= e - 1;
                 let own = f.own | (1 << to);
-                let mills = self.mills_at(own, to);
+                let mills = if self.mill_counts.is_some() {
+                    0
+                } else {
+                    self.mills_at(own, to)
+                };
                 if mills == 0
                     && f.own_hand == 1
                     && f.opp_hand == 0
                     && own | f.opp == g.all
                     && self.board_full.removes()
+                    && self.mill_counts.is_none()
                 {
                     self.full_board_removals(f, own, out);
                     continue;

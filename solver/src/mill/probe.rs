@@ -71,7 +71,9 @@ impl Db<MillRules> {
     /// while placing from the hands, White placing first.
     pub fn colours_held(&self, pos: &Position) -> bool {
         let p = &self.game().profile;
-        let colours = p.defender_first || p.board_full.removes();
+        let colours = p.defender_first
+            || p.board_full.removes()
+            || p.mill_action == retro_engine::mill::MillAction::MillCounts;
         let (s, o) = (pos.side.index(), pos.side.other().index());
         !(colours && pos.placing && pos.hand[s] != pos.hand[o] + s as u8)
     }
@@ -93,6 +95,20 @@ impl Db<MillRules> {
         let mut stalemate = [0, 0];
         stalemate[pos.side.index()] = 1;
         let owed_stalemate = pos.stalemate_removal && pos.pending == stalemate;
+        // Where placing has just ended under mill counts, White owing what they give, is a
+        // sector of its own, and nothing else has its material.
+        let f = Folded::from_position(pos);
+        if crate::mill::sectors::placing_ended(&self.game().profile, f.key()) {
+            if pos.side == Color::White && f.to_position(self.game()).pending == pos.pending {
+                return Ok(Ok(f));
+            }
+            return Err(ProbeError::Unsupported {
+                sector: f.key(),
+                why: "under mill counts, every stone on the board is where placing ends: the \
+                      tables hold it with White to act, owing the removals the mill counts give"
+                    .into(),
+            });
+        }
         if (pos.pending != [0, 0] && !owed_stalemate) || pos.marked != 0 {
             return Err(ProbeError::RemovalPending);
         }
@@ -106,6 +122,6 @@ impl Db<MillRules> {
                     .into(),
             });
         }
-        Ok(Ok(Folded::from_position(pos)))
+        Ok(Ok(f))
     }
 }

@@ -21,7 +21,17 @@ pub fn unsupported_in_placing(p: &Profile) -> Option<&'static str> {
         return Some("marked points (mark-and-delay) are extra state the solver does not index");
     }
     if p.mill_action == MillAction::MillCounts {
-        return Some("removals by mill counts at the end of placing are not supported");
+        if p.move_in_placing {
+            return Some(
+                "removals by mill counts need to know who placed last (Black), which the \
+                 hands do not tell when a side may move instead of placing",
+            );
+        }
+        if p.stones <= p.min_stones {
+            return Some(
+                "removals by mill counts where a side's removal of its own stone ends the game",
+            );
+        }
     }
     if (p.board_full.removes() || p.defender_first)
         && (p.mill_action == MillAction::RemoveFromHand || p.move_in_placing)
@@ -40,7 +50,14 @@ pub fn unsupported_in_placing(p: &Profile) -> Option<&'static str> {
 pub fn unsupported_sector(p: &Profile, k: SectorKey) -> Option<&'static str> {
     unsupported(p).or_else(|| {
         if k.wf > 0 || k.bf > 0 {
-            unsupported_in_placing(p)
+            unsupported_in_placing(p).or_else(|| {
+                (p.mill_action == MillAction::MillCounts
+                    && (k.w + k.wf != p.stones || k.b + k.bf != p.stones))
+                    .then_some(
+                        "under mill counts no stone leaves the game while placing, so this \
+                         material never occurs then",
+                    )
+            })
         } else {
             None
         }
@@ -53,6 +70,7 @@ pub fn unsupported_sector(p: &Profile, k: SectorKey) -> Option<&'static str> {
 pub fn drawn(profile: &Profile, k: SectorKey) -> bool {
     use retro_engine::mill::rules::BoardFull;
     profile.board_full == BoardFull::Draw
+        && profile.mill_action != MillAction::MillCounts
         && k.wf == 0
         && k.bf == 0
         && (k.w + k.b) as usize == profile.board.geometry().points
@@ -63,8 +81,65 @@ pub fn lost(profile: &Profile, on_board: u8, in_hand: u8) -> bool {
     on_board + in_hand < profile.min_stones
 }
 
+/// Whether sector `k` is where placing ends under `mill-counts`: every stone placed, none
+/// removed (mills remove nothing while placing), White to act with the removals its count
+/// gives. Nothing else has that material: the removals come before any move.
+pub fn placing_ended(profile: &Profile, k: SectorKey) -> bool {
+    profile.mill_action == MillAction::MillCounts
+        && k.wf == 0
+        && k.bf == 0
+        && k.w == profile.stones
+        && k.b == profile.stones
+}
+
+/// The most complete mills `n` stones can make on the board of `profile`.
+pub fn max_mills(profile: &Profile, n: u32) -> u32 {
+    let g = profile.board.geometry();
+    let mills = &g.mills[..g.mill_count];
+    (0u32..1 << mills.len())
+        .filter(|set| {
+            let mut points = 0;
+            let mut s = *set;
+            while s != 0 {
+                points |= mills[s.trailing_zeros() as usize];
+                s &= s - 1;
+            }
+            points.count_ones() <= n
+        })
+        .map(u32::count_ones)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The moving-phase sectors (White to move) that the removals by mill counts lead to from
+/// where placing ended.
+fn after_mill_counts(profile: &Profile, k: SectorKey) -> BTreeSet<SectorKey> {
+    let most = max_mills(profile, profile.stones as u32);
+    let mut out = BTreeSet::new();
+    for w in 0..=most {
+        for b in 0..=most {
+            let [rw, rb] = MillAction::mill_count_removals(w, b);
+            // A positive count takes the opponent's stones, -1 one of one's own.
+            let (white_lost, black_lost) = if rw < 0 { (1, 1) } else { (rb as u8, rw as u8) };
+            let c = SectorKey {
+                w: k.w.saturating_sub(white_lost),
+                b: k.b.saturating_sub(black_lost),
+                wf: 0,
+                bf: 0,
+            };
+            if !lost(profile, c.w, 0) && !lost(profile, c.b, 0) {
+                out.insert(c);
+            }
+        }
+    }
+    out
+}
+
 /// The sectors a move from sector `k` can lead to (terminal sectors left out).
 pub fn successors(profile: &Profile, k: SectorKey) -> Vec<SectorKey> {
+    if placing_ended(profile, k) {
+        return after_mill_counts(profile, k).into_iter().collect();
+    }
     let mut out = BTreeSet::new();
     let points = profile.board.geometry().points as u8;
     let max_rm: u8 = if profile.remove_per_mill { 2 } else { 1 };
@@ -89,7 +164,7 @@ pub fn successors(profile: &Profile, k: SectorKey) -> Vec<SectorKey> {
             wf: k.bf,
             bf: k.wf - 1,
         });
-        if k.w + 1 >= 3 {
+        if k.w + 1 >= 3 && profile.mill_action != MillAction::MillCounts {
             match profile.mill_action {
                 MillAction::RemoveFromHand if k.bf > 0 => add(SectorKey {
                     w: k.b,
@@ -135,7 +210,11 @@ pub fn successors(profile: &Profile, k: SectorKey) -> Vec<SectorKey> {
             });
         }
     }
-    if k.wf == 1 && k.bf == 0 && !profile.move_in_placing {
+    if k.wf == 1
+        && k.bf == 0
+        && !profile.move_in_placing
+        && profile.mill_action != MillAction::MillCounts
+    {
         let mut extra: Vec<SectorKey> = Vec::new();
         if profile.defender_first {
             // Black's last placement: Black moves first.
@@ -179,5 +258,29 @@ pub fn start_sector(profile: &Profile) -> SectorKey {
         b: 0,
         wf: profile.stones,
         bf: profile.stones,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The most mills `n` stones make, from the mills' side, against every set of `n` points
+    /// of the 16-point board.
+    #[test]
+    fn max_mills_matches_every_stone_set() {
+        let p = Profile::preset("six-mens-morris").unwrap();
+        let g = p.board.geometry();
+        for n in 0..=16u32 {
+            let brute = (0u32..1 << 16)
+                .filter(|s| s.count_ones() == n)
+                .map(|s| g.count_mills(s))
+                .max()
+                .unwrap();
+            assert_eq!(max_mills(&p, n), brute, "{n} stones");
+        }
+        let nine = Profile::preset("nine-mens-morris").unwrap();
+        assert_eq!(max_mills(&nine, 3), 1);
+        assert_eq!(max_mills(&nine, 5), 2);
     }
 }

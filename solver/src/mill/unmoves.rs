@@ -1,7 +1,7 @@
 //! Mill un-moves: the parents of a solver position by the moves that stay inside its unit.
 
 use crate::sectors::folded::Folded;
-use retro_engine::mill::{Bits, Mill};
+use retro_engine::mill::{Bits, Mill, MillAction};
 
 /// The parents of a position by non-capturing moves inside its unit (un-slides, un-flies).
 pub fn unmoves(game: &Mill, child: &Folded, out: &mut Vec<Folded>) {
@@ -10,6 +10,14 @@ pub fn unmoves(game: &Mill, child: &Folded, out: &mut Vec<Folded>) {
     let mover = child.opp;
     let mover_hand = child.opp_hand;
     if mover_hand > 0 && !prof.move_in_placing {
+        return;
+    }
+    if prof.mill_action == MillAction::MillCounts
+        && child.own_hand == 0
+        && mover.count_ones() == prof.stones as u32
+        && child.own.count_ones() == prof.stones as u32
+    {
+        // Where placing ends under mill counts, nobody slides: the side to act removes.
         return;
     }
     let fly = prof.flying && mover_hand == 0 && mover.count_ones() <= prof.fly_at as u32;

@@ -1,6 +1,6 @@
 //! The solver's position: the side to move's stones and hand against the opponent's.
 
-use retro_engine::mill::{Bits, Mill, Position, Stalemate};
+use retro_engine::mill::{Bits, Mill, MillAction, Position, Stalemate};
 use retro_engine::Color;
 use retro_tables::SectorKey;
 
@@ -61,7 +61,8 @@ impl Folded {
     /// The engine position: the side to move is White, except while placing with one stone
     /// more in hand than the opponent, which is Black (White places first). Under
     /// `stalemate=remove-and-move` a blocked side to move owes its stalemate removal, as the
-    /// engine leaves it.
+    /// engine leaves it; where placing has just ended under `mill-counts`, White owes the
+    /// removals of the mill counts.
     pub fn to_position(&self, m: &Mill) -> Position {
         let mut p = m.start();
         let side = if self.own_hand == self.opp_hand + 1 {
@@ -76,6 +77,14 @@ impl Folded {
         p.hand[o] = self.opp_hand;
         p.side = side;
         p.placing = self.own_hand > 0 || self.opp_hand > 0;
+        if crate::mill::sectors::placing_ended(&m.profile, self.key()) {
+            // Placing has just ended under mill counts: White owes the removals they give.
+            p.pending = MillAction::mill_count_removals(
+                m.geo.count_mills(p.stones[0]),
+                m.geo.count_mills(p.stones[1]),
+            );
+            return p;
+        }
         if m.profile.stalemate == Stalemate::RemoveAndMove
             && self.own_hand == 0
             && !m.decided(&p)
