@@ -239,13 +239,16 @@ fn every_preset_dry_runs_and_placing_only_rules_keep_the_moving_phase() {
         };
         assert_eq!(left_out, expect, "{}", p.name);
         assert_eq!(v["solvable"], left_out == 0, "{}", p.name);
-        // Only one-time mills carry history; indexed, the masks multiply the slots by more than
-        // 10^5 (each side has counted mills in every sector but the start).
+        // One-time mills' masks (in every sector) and da-san-qi's marks (while placing) are
+        // state the index lacks; with it, the slots of those sectors would be more than 100
+        // times as many.
         let slots = v["slots"].as_u64().unwrap();
-        match (p.name, v["history_slots"].as_u64()) {
-            ("russian-mill", Some(h)) => assert!(h / slots > 100_000, "{h} of {slots}"),
-            ("russian-mill", None) => panic!("russian-mill: no history figure"),
-            (_, h) => assert_eq!(h, None, "{}", p.name),
+        let placing = v["placing_slots"].as_u64().unwrap();
+        match (p.name, v["extra_state_slots"].as_u64()) {
+            ("russian-mill", Some(x)) => assert!(x / slots > 100_000, "{x} of {slots}"),
+            ("da-san-qi", Some(x)) => assert!(x / placing > 100, "{x} of {placing}"),
+            ("russian-mill" | "da-san-qi", None) => panic!("{}: no figure", p.name),
+            (_, x) => assert_eq!(x, None, "{}", p.name),
         }
     }
     let dir = tempfile::tempdir().unwrap();

@@ -164,12 +164,18 @@ fn dry_run<R: SectorRules>(
         .iter()
         .filter_map(|(k, _, _)| db.rules.unsupported(*k).map(|w| (*k, w)))
         .collect();
-    // History the positions carry (one-time mills): what indexing it would cost.
-    let history: Option<u64> = f
+    // State the positions of the sectors left out carry beyond stones and hands (one-time
+    // mills' masks, marked points): what indexing it would cost.
+    let extra: Vec<(u64, u64)> = f
         .rows
         .iter()
-        .map(|(k, _, _)| db.rules.history_slots(*k))
-        .try_fold(0u64, |sum, h| h.map(|h| sum.saturating_add(h)));
+        .filter_map(|(k, s, _)| db.rules.extra_state_slots(*k).map(|x| (x, *s)))
+        .collect();
+    let extra_total = (!extra.is_empty()).then(|| {
+        extra.iter().fold((0u64, 0u64), |(x, s), &(a, b)| {
+            (x.saturating_add(a), s.saturating_add(b))
+        })
+    });
     if as_json {
         let rows: Vec<Json> = f
             .rows
@@ -177,7 +183,7 @@ fn dry_run<R: SectorRules>(
             .map(|(k, s, done)| {
                 json!({"sector": k.to_string(), "slots": s, "table_exists": done,
                        "unsupported": db.rules.unsupported(*k),
-                       "history_slots": db.rules.history_slots(*k)})
+                       "extra_state_slots": db.rules.extra_state_slots(*k)})
             })
             .collect();
         println!(
@@ -186,7 +192,8 @@ fn dry_run<R: SectorRules>(
                    "largest_unit_slots": f.largest, "peak_bytes": f.peak_bytes(),
                    "disk_bytes": f.disk_bytes(), "compress_raw_peak_bytes": f.raw_peak,
                    "compress_peak_bytes": f.compress_peak,
-                   "unsupported_sectors": unsupported.len(), "history_slots": history,
+                   "unsupported_sectors": unsupported.len(),
+                   "extra_state_slots": extra_total.map(|(x, _)| x),
                    "solvable": unsupported.is_empty()})
         );
         return Ok(());
@@ -204,15 +211,13 @@ fn dry_run<R: SectorRules>(
             }
         );
     }
-    if let Some(h) = history {
+    if let Some((x, plain)) = extra_total {
         println!(
-            "with each side's formed-mills mask in the index (positions reached in play), these \
-             sectors would take {:.3e} slots, {:.1e} times the {} below: the masks are history \
-             a position carries, and with flying any dead mill can be formed again, so all of \
-             it matters (see the README)",
-            h as f64,
-            h as f64 / f.slots.max(1) as f64,
-            f.slots
+            "with that state in the index, those {} sectors would take {:.3e} slots instead of \
+             {plain}, {:.1e} times as many (the README says why)",
+            extra.len(),
+            x as f64,
+            x as f64 / plain.max(1) as f64,
         );
     }
     println!(

@@ -1,4 +1,7 @@
-//! What one-time mills (russian-mill) would add to the index. Under that rule each side carries
+//! What the state the solver does not index would add to it: one-time mills' masks, and
+//! marked points while placing.
+//!
+//! Under one-time mills (russian-mill) each side carries
 //! a formed-mills mask: the points of every mill it has counted. A mill whose three points are
 //! all in the mask no longer counts, and the mask never shrinks. The mask is history, not
 //! board: two positions with the same stones can differ in it.
@@ -46,6 +49,23 @@ pub fn slots_with_masks(profile: &Profile, k: SectorKey, masks: &[u64]) -> u64 {
     let own = masks.get(lost(k.b, k.bf)).copied().unwrap_or(0);
     let opp = masks.get(lost(k.w, k.wf)).copied().unwrap_or(0);
     boards.saturating_mul(own).saturating_mul(opp)
+}
+
+/// The slots placing sector `k` would take with the marked points in the index
+/// (`mark-and-delay`): each stone removed while placing leaves a mark, so the sector's
+/// material fixes how many (the stones gone from board and hand), and they lie on the points
+/// no stone holds. Symmetry folds the marks with the stones, as the index folds the stones.
+pub fn slots_with_marks(profile: &Profile, k: SectorKey) -> u64 {
+    let points = profile.board.geometry().points;
+    let gone = (2 * profile.stones as usize).saturating_sub((k.w + k.wf + k.b + k.bf) as usize);
+    let free = points - (k.w + k.b) as usize;
+    let plain = crate::sectors::index::BoardIndex::new(
+        crate::sectors::index::Shape::Mill(profile.board.geometry()),
+        k.w as usize,
+        k.b as usize,
+    )
+    .size();
+    plain.saturating_mul(if gone <= free { BINOM[free][gone] } else { 0 })
 }
 
 #[cfg(test)]
@@ -102,5 +122,34 @@ mod tests {
             bf: 9,
         };
         assert_eq!(slots_with_masks(&p, s, &masks), 1);
+    }
+
+    #[test]
+    fn marks_lie_on_the_free_points() {
+        let p = Profile::preset("da-san-qi").unwrap();
+        let plain = |k: SectorKey| {
+            crate::sectors::index::BoardIndex::new(
+                crate::sectors::index::Shape::Mill(p.board.geometry()),
+                k.w as usize,
+                k.b as usize,
+            )
+            .size()
+        };
+        // Nothing removed yet: no marks.
+        let k = SectorKey {
+            w: 3,
+            b: 3,
+            wf: 9,
+            bf: 9,
+        };
+        assert_eq!(slots_with_marks(&p, k), plain(k));
+        // Black's last placement with 6 stones gone: 6 marks on the 7 free points.
+        let k = SectorKey {
+            w: 8,
+            b: 9,
+            wf: 1,
+            bf: 0,
+        };
+        assert_eq!(slots_with_marks(&p, k), plain(k) * 7);
     }
 }

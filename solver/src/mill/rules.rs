@@ -5,7 +5,7 @@ use crate::sectors::children::Children;
 use crate::sectors::folded::Folded;
 use crate::sectors::index::Shape;
 use crate::sectors::rules::SectorRules;
-use retro_engine::mill::Mill;
+use retro_engine::mill::{Mill, MillAction};
 use retro_tables::{SectorKey, GAME_MILL};
 
 /// Mill rules for the solver.
@@ -45,13 +45,15 @@ impl SectorRules for MillRules {
     fn unsupported(&self, k: SectorKey) -> Option<String> {
         crate::mill::sectors::unsupported_sector(&self.game.profile, k).map(str::to_string)
     }
-    fn history_slots(&self, k: SectorKey) -> Option<u64> {
-        let masks = self.masks.as_ref()?;
-        Some(crate::mill::history::slots_with_masks(
-            &self.game.profile,
-            k,
-            masks,
-        ))
+    fn extra_state_slots(&self, k: SectorKey) -> Option<u64> {
+        let p = &self.game.profile;
+        if let Some(masks) = &self.masks {
+            return Some(crate::mill::history::slots_with_masks(p, k, masks));
+        }
+        if p.mill_action == MillAction::MarkAndDelay && (k.wf > 0 || k.bf > 0) {
+            return Some(crate::mill::history::slots_with_marks(p, k));
+        }
+        None
     }
     fn lost(&self, on_board: u8, in_hand: u8) -> bool {
         crate::mill::sectors::lost(&self.game.profile, on_board, in_hand)

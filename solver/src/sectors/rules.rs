@@ -21,9 +21,10 @@ pub trait SectorRules: Sync + Send {
     fn unsupported(&self, _k: SectorKey) -> Option<String> {
         None
     }
-    /// The slots sector `k` would take with the history its positions carry in the index (Mill's
-    /// one-time mills: each side's formed-mills mask); `None` when positions carry none.
-    fn history_slots(&self, _k: SectorKey) -> Option<u64> {
+    /// The slots sector `k` would take with the state its positions carry beyond stones and
+    /// hands in the index (Mill's one-time mills: each side's formed-mills mask; marked points
+    /// while placing); `None` when they carry none.
+    fn extra_state_slots(&self, _k: SectorKey) -> Option<u64> {
         None
     }
     /// Whether a side with this material has lost.
