@@ -132,7 +132,8 @@ position. The same --seed gives the same positions. Made for benchmarks and cros
 it into `retro analyse --batch -`, or compare the answers of two table folders. Examples:\n  \
 retro sample mill --dir databases --count 100000 > sample.txt\n  \
 retro sample mill --sector 6,6,0,0 --count 1000 | retro analyse mill --batch - > out.jsonl\n  \
-retro sample mill --dir databases --count 100000 --time --json"
+retro sample mill --dir databases --count 100000 --time --json\n  \
+retro sample mill --dir databases --count 100000 --check   # each value against its moves"
     )]
     Sample(SampleArgs),
     /// Serve the tables over HTTP: a JSON API and a web page for the three games.
@@ -203,8 +204,14 @@ pub struct SampleArgs {
     /// table (raw, compressed, derived). Run it twice to have the tables in the page cache.
     #[arg(long)]
     pub time: bool,
-    /// With --time, print JSON.
-    #[arg(long, requires = "time")]
+    /// Instead of printing the positions, check each against one ply of the engine's own
+    /// moves: its value must be the best of its moves' values, each read from the tables (a
+    /// win in d + 1 from a move to a loss in d, and so on). Prints how many agree; any that
+    /// does not is printed and makes the exit status 1.
+    #[arg(long, conflicts_with = "time")]
+    pub check: bool,
+    /// With --time or --check, print JSON.
+    #[arg(long)]
     pub json: bool,
 }
 

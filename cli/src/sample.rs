@@ -11,6 +11,7 @@ use retro_solver::sectors::folded::Folded;
 use retro_solver::sectors::index::BoardIndex;
 use retro_solver::sectors::rules::SectorRules;
 use retro_solver::sectors::sector::{plan, SectorKey};
+use retro_tables::value::Value as Val;
 use std::io::Write;
 
 /// Tries per wanted position before a table is given up as holding too few legal ones.
@@ -41,19 +42,47 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
             })
         })
         .collect::<Result<_, _>>()?;
+    if a.json && !a.time && !a.check {
+        return Err(CliError::input("--json goes with --time or --check"));
+    }
     match a.game {
         GameKind::Mill => {
             let m = crate::games::mill::game(&a.rules)?;
             let start = start_sector(&m.profile);
             let db = retro_solver::mill::Db::new(m, &a.dir);
             let keys = plan(&db.rules, &[start]).concat();
-            emit(&db, keys, &wanted, a, |f| {
+            let fen = |f: &Folded| {
                 let g = db.game();
                 // Placing with one stone more in hand: Black to move (White places first).
                 let p = f.to_position(g);
                 let fen = g.format_fen(&p);
                 g.parse_fen(&fen).is_ok().then_some(fen)
-            })
+            };
+            let check = |f: &Folded| -> Result<Checked, CliError> {
+                let g = db.game();
+                let p = f.to_position(g);
+                let err =
+                    |e| crate::analyse::mill::probe_err(&db, a.rules.mill_variant(), &a.dir, e);
+                if g.parse_fen(&g.format_fen(&p)).is_err() || g.outcome(&p).is_some() {
+                    return Ok(Checked::Skipped);
+                }
+                let v = db.value(&p).map_err(err)?;
+                let mut moves = Vec::new();
+                g.moves(&p, &mut moves);
+                let mut best: Option<Val> = None;
+                for (_, q) in &moves {
+                    let c = retro_solver::mill::removal::move_value(&db, &p, q).map_err(err)?;
+                    if best.is_none_or(|b| c.preference() > b.preference()) {
+                        best = Some(c);
+                    }
+                }
+                Ok(Checked::compare(
+                    g.format_fen(&p),
+                    v,
+                    best.unwrap_or(Val::Loss(0)),
+                ))
+            };
+            emit(&db, keys, &wanted, a, fen, check)
         }
         GameKind::Dara => {
             let g = crate::games::dara::game(&a.rules)?;
@@ -63,14 +92,52 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
                 .into_iter()
                 .map(|(w, b)| SectorKey { w, b, wf: 0, bf: 0 })
                 .collect();
-            emit(&db, keys, &wanted, a, |f| {
+            let to_position = |f: &Folded| {
                 let mut p = g.start();
                 p.stones = [f.own, f.opp];
                 p.hand = [0, 0];
                 p.side = Color::White;
                 let fen = g.format_position(&p);
-                g.parse_position(&fen).is_ok().then_some(fen)
-            })
+                g.parse_position(&fen).is_ok().then_some((p, fen))
+            };
+            let tables = Tables::open(&db);
+            let check = |f: &Folded| -> Result<Checked, CliError> {
+                let Some((p, fen)) = to_position(f) else {
+                    return Ok(Checked::Skipped);
+                };
+                let exact = |p: &retro_engine::dara::Position| {
+                    crate::analyse::dara::exact_value(&g, &tables, p).map_err(CliError::other)
+                };
+                let Some(v) = exact(&p)? else {
+                    return Ok(Checked::Skipped);
+                };
+                if g.outcome(&p).is_some() {
+                    return Ok(Checked::Skipped);
+                }
+                let mut moves = Vec::new();
+                g.moves(&p, &mut moves);
+                let mut best: Option<Val> = None;
+                for (_, q) in &moves {
+                    // A move the tables do not cover (none here: Dara's tables are closed
+                    // under moves) would leave the position unchecked.
+                    let Some(c) = exact(q)? else {
+                        return Ok(Checked::Skipped);
+                    };
+                    let c = c.parent();
+                    if best.is_none_or(|b| c.preference() > b.preference()) {
+                        best = Some(c);
+                    }
+                }
+                Ok(Checked::compare(fen, v, best.unwrap_or(Val::Loss(0))))
+            };
+            emit(
+                &db,
+                keys,
+                &wanted,
+                a,
+                |f| to_position(f).map(|(_, t)| t),
+                check,
+            )
         }
         GameKind::Oaq => Err(CliError::input(
             "Ô Ăn Quan has no sector tables to sample (its tables are whole games)",
@@ -78,14 +145,36 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
     }
 }
 
+/// What `--check` found for one position.
+enum Checked {
+    /// Its value is the best of its moves' values.
+    Agrees,
+    /// Not a position to check (over, or not a legal text).
+    Skipped,
+    /// The position, the table's value and the best of its moves'.
+    Differs(String, Val, Val),
+}
+
+impl Checked {
+    fn compare(fen: String, table: Val, moves: Val) -> Checked {
+        if table == moves {
+            Checked::Agrees
+        } else {
+            Checked::Differs(fen, table, moves)
+        }
+    }
+}
+
 /// Prints `a.count` positions spread over the tables of `keys` that exist (and are in
-/// `wanted`, when it is not empty); `fen` turns a solver position into checked text.
+/// `wanted`, when it is not empty); `fen` turns a solver position into checked text, `check`
+/// compares it with its moves (`--check`).
 fn emit<R: SectorRules>(
     db: &Db<R>,
     mut keys: Vec<SectorKey>,
     wanted: &[SectorKey],
     a: &SampleArgs,
     fen: impl Fn(&Folded) -> Option<String>,
+    check: impl Fn(&Folded) -> Result<Checked, CliError>,
 ) -> Result<(), CliError> {
     keys.sort();
     keys.retain(|k| (wanted.is_empty() || wanted.contains(k)) && db.has_table(*k));
@@ -110,6 +199,7 @@ fn emit<R: SectorRules>(
     let mut out = std::io::BufWriter::new(out.lock());
     let n = keys.len() as u64;
     let mut times = crate::probe_times::ProbeTimes::default();
+    let (mut agree, mut differ) = (0u64, 0u64);
     for (i, k) in keys.iter().enumerate() {
         let want = a.count / n + u64::from((i as u64) < a.count % n);
         let index = BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize);
@@ -123,7 +213,24 @@ fn emit<R: SectorRules>(
                 continue;
             }
             let f = Folded::in_sector(*k, own, opp);
-            if a.time {
+            if a.check {
+                match check(&f)? {
+                    Checked::Agrees => {
+                        agree += 1;
+                        got += 1;
+                    }
+                    Checked::Differs(text, table, moves) => {
+                        eprintln!(
+                            "{text}: the table says {}, its moves give {}",
+                            show(table),
+                            show(moves)
+                        );
+                        differ += 1;
+                        got += 1;
+                    }
+                    Checked::Skipped => {}
+                }
+            } else if a.time {
                 times.probe(db, *k, &f)?;
                 got += 1;
             } else if let Some(text) = fen(&f) {
@@ -135,6 +242,36 @@ fn emit<R: SectorRules>(
     if a.time {
         times.report(&mut out, a.json)?;
     }
+    if a.check {
+        let line = if a.json {
+            serde_json::json!({"checked": agree + differ, "agree": agree, "differ": differ,
+                               "tables": keys.len()})
+            .to_string()
+        } else {
+            format!(
+                "checked {} positions of {} tables against their moves: {agree} agree, {differ} \
+                 differ",
+                agree + differ,
+                keys.len()
+            )
+        };
+        writeln!(out, "{line}").map_err(|e| CliError::other(format!("stdout: {e}")))?;
+    }
     out.flush()
-        .map_err(|e| CliError::other(format!("stdout: {e}")))
+        .map_err(|e| CliError::other(format!("stdout: {e}")))?;
+    if differ > 0 {
+        return Err(CliError::other(format!(
+            "{differ} position(s) disagree with their moves: the tables under {} are wrong",
+            a.dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// A value as `analyse` words it.
+fn show(v: Val) -> String {
+    match v.plies() {
+        Some(d) => format!("{} in {d} plies", v.result()),
+        None => v.result().to_string(),
+    }
 }

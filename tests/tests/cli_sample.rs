@@ -106,3 +106,72 @@ fn samples_are_legal_repeatable_and_where_asked() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no tables"), "{}", stderr(&o));
 }
+
+/// `--check` compares each sampled position's value with the best of its moves' values: what a
+/// solve writes agrees everywhere, and a table whose wins were lengthened (well formed,
+/// checksums and all, so `verify` passes it) is caught. Dara's tables are checked the same way.
+#[test]
+fn check_compares_each_value_with_its_moves() {
+    use retro_tables::sector_table::{write, Table};
+    use retro_tables::value::{win, Value as V};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = retro(
+        &["solve", "mill", "--max-stones", "4", "--dir", d, "-q"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = sample(d, &["--check", "--count", "4000", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["differ"], 0, "{v}");
+    assert!(v["agree"].as_u64().unwrap() > 3000, "{v}");
+    // Lengthen every win of 3_3_0_0 by two plies (the header's longest win with them).
+    let folder = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_dir())
+        .unwrap();
+    let path = folder.join("sector_3_3_0_0.rtb");
+    // SAFETY: nothing writes the file while it is open; it is replaced by a rename after.
+    let t = unsafe { Table::open(&path) }.unwrap();
+    let (mut header, mut codes) = (t.header.clone(), t.codes().unwrap());
+    drop(t);
+    let mut changed = 0;
+    for c in codes.iter_mut() {
+        if let Some(V::Win(n)) = V::decode(*c) {
+            *c = win(n + 2);
+            changed += 1;
+        }
+    }
+    header.longest_win += 2;
+    assert!(changed > 1000, "{changed}");
+    write(&path, &header, &codes).unwrap();
+    assert!(retro(&["verify", "--dir", d], None).status.success());
+    let o = sample(d, &["--check", "--count", "2000", "--sector", "3,3,0,0"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("its moves give") && stderr(&o).contains("disagree"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).contains(" differ"), "{}", stdout(&o));
+    // Dara.
+    let dara = tempfile::tempdir().unwrap();
+    let dd = dara.path().to_str().unwrap();
+    let o = retro(
+        &["solve", "dara", "--sector", "3,3,0,0", "--dir", dd, "-q"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = retro(
+        &["sample", "dara", "--dir", dd, "--check", "--count", "2000"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("2000 agree, 0 differ"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use std::time::Instant;
 
 /// The value of a position when it is known for sure: the game is over, or a table holds it.
-fn exact_value(g: &Dara, t: &Tables, p: &Position) -> Result<Option<Val>, ProbeError> {
+pub fn exact_value(g: &Dara, t: &Tables, p: &Position) -> Result<Option<Val>, ProbeError> {
     if let Some((loser, _)) = g.outcome(p) {
         return Ok(Some(if loser == p.side {
             Val::Loss(0)
