@@ -30,6 +30,8 @@ fn solve_analyse_verify_round_trip() {
     assert!(sectors
         .iter()
         .any(|s| s["sector"] == "0_0_6_6" && s["draws"] == 1));
+    // The whole game solved: the start position's value (Six Men's Morris is a draw).
+    assert_eq!(v["start"]["result"], "draw", "{}", v["start"]);
 
     let o = retro(
         &[

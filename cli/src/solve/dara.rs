@@ -52,5 +52,5 @@ pub fn solve(
         ));
     }
     let db = Db::with_rules(DaraRules { game: g }, dir);
-    crate::solve::run_solve(&db, &targets, opts, "dara")
+    crate::solve::run_solve(&db, &targets, opts, "dara", &|| Ok(None))
 }

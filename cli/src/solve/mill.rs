@@ -48,6 +48,27 @@ pub fn solve(
     if targets.is_empty() {
         targets.push(start_sector(&m.profile));
     }
+    let whole = targets.contains(&start_sector(&m.profile));
     let db = Db::new(m, dir);
-    run_solve(&db, &targets, opts, rules.mill_variant())
+    let start_value = || {
+        if !whole {
+            return Ok(None);
+        }
+        let err = |e| crate::analyse::mill::probe_err(&db, rules.mill_variant(), dir, e);
+        let start = db.game().start();
+        let (result, plies) = match db.value(&start) {
+            Ok(v) => (v.result(), v.plies()),
+            Err(e) if e.no_distances() => (db.wdl(&start).map_err(err)?.result(), None),
+            Err(e) => return Err(err(e)),
+        };
+        let text = match plies {
+            Some(d) => format!("{result} in {d} plies"),
+            None => result.to_string(),
+        };
+        Ok(Some((
+            text,
+            serde_json::json!({"result": result, "plies": plies}),
+        )))
+    };
+    run_solve(&db, &targets, opts, rules.mill_variant(), &start_value)
 }

@@ -244,12 +244,18 @@ fn dry_run<R: SectorRules>(
     Ok(())
 }
 
-/// Solves `targets` (or prints the plan) and reports per sector; any game.
+/// What a solve reports of the start position once its tables exist: the value in words and
+/// as JSON (`None` when the solve did not reach it).
+pub type StartValue<'a> = &'a dyn Fn() -> Result<Option<(String, Json)>, CliError>;
+
+/// Solves `targets` (or prints the plan) and reports per sector, then the start position's
+/// value when the solve reached it; any game.
 pub fn run_solve<R: SectorRules>(
     db: &SectorDb<R>,
     targets: &[SectorKey],
     opts: &SolveOpts,
     label: &str,
+    start_value: StartValue,
 ) -> Result<(), CliError> {
     let (threads, as_json, quiet) = (opts.threads, opts.json, opts.quiet);
     if opts.dry_run {
@@ -295,10 +301,12 @@ pub fn run_solve<R: SectorRules>(
             })
         })
         .collect();
+    let start_value = start_value()?;
     if as_json {
         println!(
             "{}",
-            json!({"variant": label, "dir": db.folder.display().to_string(), "seconds": total, "sectors": rows})
+            json!({"variant": label, "dir": db.folder.display().to_string(), "seconds": total,
+                   "sectors": rows, "start": start_value.map(|(_, j)| j)})
         );
         return Ok(());
     }
@@ -331,6 +339,9 @@ pub fn run_solve<R: SectorRules>(
         reports.len(),
         db.folder.display()
     );
+    if let Some((text, _)) = start_value {
+        println!("start position: {text}");
+    }
     Ok(())
 }
 
