@@ -1,7 +1,7 @@
 //! End-to-end tests of `retro solve`, `retro analyse` and `retro verify`.
 
 use retro_tests::{retro, stderr, stdout};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn json(s: &str) -> Value {
     serde_json::from_str(s.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))
@@ -478,4 +478,60 @@ fn concurrent_solves_of_one_folder_are_refused_or_wait() {
     }
     let verify = retro(&["verify", "--dir", d], None);
     assert!(verify.status.success(), "{}", stdout(&verify));
+}
+
+/// russian-mill has no tables: `analyse` solves a small position's closure instead. With empty
+/// masks a 3-against-3 position has nine-mens-morris's values (any capture ends it, so no mask
+/// grows that matters); with every point in White's mask, White's mill takes nothing and White
+/// never wins. A bigger position is refused at once, saying why.
+#[test]
+fn russian_mill_endgames_are_solved_without_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = retro(
+        &["solve", "mill", "--sector", "3,3,0,0", "--dir", d, "-q"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let fen =
+        |mask: u64| format!("*O******/*O*O*@**/***@***@ w m s 3 0 3 0 0 0 0 0 0 0 {mask} 0 1");
+    let analyse = |variant: &str, fen: &str| {
+        let o = retro(
+            &[
+                "analyse",
+                "mill",
+                "--variant",
+                variant,
+                "--fen",
+                fen,
+                "--dir",
+                d,
+                "--json",
+            ],
+            None,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        json(&stdout(&o))
+    };
+    // White closes a mill and wins at once.
+    let nine = analyse("nine-mens-morris", &fen(0));
+    assert_eq!(
+        (&nine["result"], &nine["plies"]),
+        (&json!("win"), &json!(1))
+    );
+    let russian = analyse("russian-mill", &fen(0));
+    assert_eq!(russian["exact"], "closure");
+    assert!(russian["positions"].as_u64().unwrap() > 100_000);
+    for k in ["result", "plies", "moves", "best"] {
+        assert_eq!(russian[k], nine[k], "{k}");
+    }
+    // Bit n + 8 for point n, White's bits 32 higher: every point.
+    let all_dead = analyse("russian-mill", &fen((0xFF_FFFF << 8) << 32));
+    assert_ne!(all_dead["result"], "win");
+    let moves = all_dead["moves"].as_array().unwrap();
+    assert!(moves.iter().all(|m| m["result"] != "win"), "{all_dead}");
+    assert_ne!(all_dead["moves"], nine["moves"]);
+    let o = retro(&["analyse", "mill", "--variant", "russian-mill"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("at most 7 stones"), "{}", stderr(&o));
 }

@@ -15,7 +15,17 @@ use retro_solver::sectors::solve::solve;
 use retro_tables::value::Value;
 use std::collections::HashMap;
 
-type Key = ([u32; 2], u32, [u8; 2], u8, [i8; 2], bool, bool, bool);
+type Key = (
+    [u32; 2],
+    u32,
+    [u8; 2],
+    u8,
+    [i8; 2],
+    bool,
+    bool,
+    bool,
+    [u32; 2],
+);
 
 fn key(p: &Position) -> Key {
     (
@@ -27,6 +37,7 @@ fn key(p: &Position) -> Key {
         p.placing,
         p.stalemate_removal,
         p.board_full_end,
+        p.formed,
     )
 }
 
@@ -142,7 +153,17 @@ fn check(profile: Profile, left: u8) -> Seen {
     }
     let (mut compared, mut owing) = (0, 0);
     for (k, &want) in &naive.memo {
-        let (stones, marked, hand, side, pending, placing, stalemate_removal, board_full_end) = *k;
+        let (
+            stones,
+            marked,
+            hand,
+            side,
+            pending,
+            placing,
+            stalemate_removal,
+            board_full_end,
+            formed,
+        ) = *k;
         let p = Position {
             stones,
             marked,
@@ -156,6 +177,7 @@ fn check(profile: Profile, left: u8) -> Seen {
             placing,
             stalemate_removal,
             board_full_end,
+            formed,
             ..m.start()
         };
         match db.value(&p) {
@@ -441,4 +463,72 @@ fn a_blocked_side_removes_and_moves_again_under_stalemate_remove_and_move() {
     for (slot, &code) in derived.iter().enumerate() {
         assert_eq!(code, t.0.code(slot as u64).unwrap(), "slot {slot}");
     }
+}
+
+/// One-time mills have no tables; `analyse` solves a small position's closure instead
+/// (`retro_solver::mill::closure`). Against the fixed point over the engine's moves, on the
+/// 16-point board with flying, from 3 against 3 with masks that leave some mills dead: every
+/// position of the closure has the same value.
+#[test]
+fn one_time_mills_are_solved_by_closure_as_by_the_fixed_point() {
+    use retro_solver::mill::closure::Closure;
+    let mut profile = Profile::preset("six-mens-morris-flying").unwrap();
+    profile.set("one-time-mills=true").unwrap();
+    let m = Mill::new(profile);
+    let g = m.geo;
+    let lowest = |s: u32| s & s.wrapping_neg();
+    let take = |mut from: u32, n: usize| {
+        let mut out = 0;
+        for _ in 0..n {
+            let x = lowest(from);
+            out |= x;
+            from &= !x;
+        }
+        out
+    };
+    // White has counted mill 0 (two of its stones stand on it, the third point is empty: closing
+    // it again takes nothing) and has one stone elsewhere; Black has counted the last mill.
+    let dead = g.mills[0];
+    let white = take(dead, 2) | take(g.all & !dead, 1);
+    let black = take(g.all & !dead & !white, 3);
+    let mut root = m.start();
+    root.stones = [white, black];
+    root.hand = [0, 0];
+    root.placing = false;
+    root.formed = [dead, g.mills[g.mill_count - 1]];
+    let root = root;
+    assert!(m.outcome(&root).is_none(), "{}", m.format_fen(&root));
+    let want = naive_closure(&m, &[root]);
+    let got = Closure::solve(&m, &root, 5_000_000).unwrap();
+    assert!(want.len() > 10_000, "{}", want.len());
+    let mut masks = std::collections::HashSet::new();
+    for (p, v) in want.values() {
+        assert_eq!(got.value(&m, p), Some(*v), "{}", m.format_fen(p));
+        masks.insert(p.formed);
+    }
+    // Captures grow the masks: more than the root's pair occur.
+    assert!(masks.len() > 5, "{}", masks.len());
+    // The dead mills change values: the same stones without masks differ somewhere.
+    let plain = Closure::solve(
+        &m,
+        &Position {
+            formed: [0, 0],
+            ..root
+        },
+        5_000_000,
+    )
+    .unwrap();
+    let differ = want
+        .values()
+        .filter(|(p, v)| {
+            plain.value(
+                &m,
+                &Position {
+                    formed: [0, 0],
+                    ..*p
+                },
+            ) != Some(*v)
+        })
+        .count();
+    assert!(differ > 100, "{differ}");
 }

@@ -91,6 +91,104 @@ pub fn search_json(
     )))
 }
 
+/// A result in words: "win in 7 plies", "draw".
+fn describe(r: &Json, plies: &Json) -> String {
+    match (r.as_str(), plies.as_u64()) {
+        (Some("draw"), _) => "draw".to_string(),
+        (Some(res), Some(n)) => format!("{res} in {n} plies"),
+        (Some(res), None) => res.to_string(),
+        _ => "?".to_string(),
+    }
+}
+
+/// Prints the best moves and every move's value of an analysis.
+fn print_moves(out: &Json) {
+    if let Some(best) = out["best"].as_array() {
+        let names: Vec<&str> = best.iter().filter_map(|b| b.as_str()).collect();
+        println!("Best: {}", names.join(" "));
+    }
+    if let Some(moves) = out["moves"].as_array() {
+        for mv in moves {
+            println!(
+                "  {:<12} {}",
+                mv["move"].as_str().unwrap_or(""),
+                describe(&mv["result"], &mv["plies"])
+            );
+        }
+    }
+}
+
+/// Prints the board, the value and the moves of an analysis made without tables.
+fn print_analysis(m: &Mill, p: &Position, out: &Json) {
+    print!("{}", m.diagram(p));
+    println!("FEN: {}", out["fen"].as_str().unwrap_or(""));
+    println!(
+        "Value: {} (side to move)",
+        describe(&out["result"], &out["plies"])
+    );
+    print_moves(out);
+}
+
+/// The most positions `analyse` solves for a position of rules no table holds.
+const CLOSURE_LIMIT: usize = 5_000_000;
+
+/// The most stones (on the board and in hand) of such a position: 4 against 3 reaches about
+/// 1.8 million positions up to symmetry (15 s), 4 against 4 tens of millions.
+const CLOSURE_STONES: u32 = 7;
+
+/// The analysis of a position under rules no table holds (one-time mills): its value and its
+/// moves' values, exact, from every position reachable from it, when those are few enough.
+fn closure_json(m: &Mill, p: &Position, variant: &str, why: &str) -> Result<Json, CliError> {
+    let stones =
+        p.stones[0].count_ones() + p.stones[1].count_ones() + (p.hand[0] + p.hand[1]) as u32;
+    if stones > CLOSURE_STONES {
+        return Err(CliError::input(format!(
+            "{variant} has no tables ({why}); without them only endgames of at most \
+             {CLOSURE_STONES} stones in all (3 against 3, 4 against 3) are solved, and this \
+             position has {stones} (the README gives the figures)"
+        )));
+    }
+    let c = retro_solver::mill::closure::Closure::solve(m, p, CLOSURE_LIMIT).map_err(|e| {
+        CliError::input(format!(
+            "{variant} has no tables ({why}), and {e}: without tables only small endgames are \
+             solved, about 3 against 3 or 4 against 3 (the README gives the figures)"
+        ))
+    })?;
+    let value = |q: &Position| {
+        c.value(m, q)
+            .expect("the closure holds every move's result")
+    };
+    let v = value(p);
+    let mut moves = Vec::new();
+    m.moves(p, &mut moves);
+    let scored: Vec<(String, Value)> = moves
+        .iter()
+        .map(|(mv, q)| {
+            let c = value(q);
+            (
+                m.format_move(mv),
+                if q.side == p.side {
+                    c.later()
+                } else {
+                    c.parent()
+                },
+            )
+        })
+        .collect();
+    let top = scored.iter().map(|(_, v)| v.preference()).max();
+    Ok(json!({
+        "fen": m.format_fen(p),
+        "result": v.result(),
+        "plies": v.plies(),
+        "best": scored.iter().filter(|(_, v)| Some(v.preference()) == top).map(|(t, _)| t)
+            .collect::<Vec<_>>(),
+        "moves": scored.iter().map(|(t, v)| json!({"move": t, "result": v.result(),
+            "plies": v.plies()})).collect::<Vec<_>>(),
+        "exact": "closure",
+        "positions": c.len(),
+    }))
+}
+
 /// The analysis of a Mill position from the tables: value, every move's value, best moves.
 /// Tables without distances (`--wdl-only`) give results alone ("distances": false), and no
 /// principal variation (a line that keeps a won result need not make progress).
@@ -197,13 +295,43 @@ pub fn analyse(
 ) -> Result<(), CliError> {
     let (pv, as_json) = (opts.pv, opts.as_json);
     let m = game(rules)?;
-    if let Some(why) = retro_solver::mill::sectors::unsupported(&m.profile) {
-        return Err(CliError::input(format!(
-            "{} has no tables: {why}",
-            rules.mill_variant()
-        )));
+    let no_tables = retro_solver::mill::sectors::unsupported(&m.profile);
+    if let Some(why) = no_tables {
+        if pv || opts.record.is_some() || opts.removal {
+            return Err(CliError::input(format!(
+                "{} has no tables ({why}): only a position's value and its moves' values, \
+                 from the positions reachable from it, can be given without them",
+                rules.mill_variant()
+            )));
+        }
     }
     let db = Db::new(m, dir);
+    if let Some(why) = no_tables {
+        let variant = rules.mill_variant();
+        if let Some(path) = batch {
+            return crate::output::batch(path, |i, line| match db.game().parse_fen(line) {
+                Ok(p) => closure_json(db.game(), &p, variant, why)
+                    .unwrap_or_else(|e| crate::output::line_error(i, line, e.message)),
+                Err(e) => crate::output::line_error(i, line, e),
+            });
+        }
+        let p = position(db.game(), fen)?;
+        let start = Instant::now();
+        let out = closure_json(db.game(), &p, variant, why)?;
+        let secs = start.elapsed().as_secs_f64();
+        if as_json {
+            println!("{out}");
+            return Ok(());
+        }
+        print_analysis(db.game(), &p, &out);
+        println!(
+            "Exact: {variant} has no tables ({why}); these values come from solving the {} \
+             positions reachable from this one",
+            out["positions"]
+        );
+        println!("({:.3} ms)", secs * 1e3);
+        return Ok(());
+    }
     if let Some(path) = batch {
         return crate::output::batch(path, |i, line| match db.game().parse_fen(line) {
             Ok(p) => analyse_json(&db, &p, pv).unwrap_or_else(|e| {
@@ -264,12 +392,6 @@ pub fn analyse(
         println!("{out}");
         return Ok(());
     }
-    let describe = |r: &Json, plies: &Json| match (r.as_str(), plies.as_u64()) {
-        (Some("draw"), _) => "draw".to_string(),
-        (Some(res), Some(n)) => format!("{res} in {n} plies"),
-        (Some(res), None) => res.to_string(),
-        _ => "?".to_string(),
-    };
     crate::referee::print_annotations(&out);
     if let Some(rec) = &played {
         crate::referee::print_record_summary(rec);
@@ -303,19 +425,7 @@ pub fn analyse(
     if !distances {
         println!("Distances: not in these tables (win/draw/loss only, compressed with --wdl-only)");
     }
-    if let Some(best) = out["best"].as_array() {
-        let names: Vec<&str> = best.iter().filter_map(|b| b.as_str()).collect();
-        println!("Best: {}", names.join(" "));
-    }
-    if let Some(moves) = out["moves"].as_array() {
-        for mv in moves {
-            println!(
-                "  {:<12} {}",
-                mv["move"].as_str().unwrap_or(""),
-                describe(&mv["result"], &mv["plies"])
-            );
-        }
-    }
+    print_moves(&out);
     if let Some(line) = out["pv"].as_array() {
         let names: Vec<&str> = line.iter().filter_map(|b| b.as_str()).collect();
         println!("PV: {}", names.join(" "));

@@ -1,6 +1,7 @@
 //! Mill games in the solver: the rules adapter and move generator for the sector solver, the
 //! sectors of a rule profile, the distance to the next removal, and the search.
 
+pub mod closure;
 pub mod gen;
 pub mod history;
 pub mod probe;
