@@ -125,7 +125,9 @@ fn errors_name_the_field_and_missing_tables_name_the_solve() {
         ("/api/mill?depth=0", 400, "depth"),
         ("/api/mill?time=-1", 400, "time"),
         ("/api/mill?pv=perhaps", 400, "pv"),
-        ("/api/mill?variant=russian-mill", 400, "variant"),
+        // No tables: only small endgames are solved (from their own closure).
+        ("/api/mill?variant=russian-mill", 400, "fen"),
+        ("/api/mill?variant=russian-mill&pv=true", 400, "pv"),
         ("/api/dara?variant=morabaraba", 400, "variant"),
         ("/api/dara?fen=......%2F......%20w%2012%2012", 400, "fen"),
         ("/api/oaq?rule=seeds%3D1", 400, "rule"),
@@ -158,6 +160,24 @@ fn errors_name_the_field_and_missing_tables_name_the_solve() {
         assert_eq!(r.status, 404, "{path}");
         assert!(r.json()["error"].is_string(), "{path}");
     }
+    // russian-mill has no tables, but a 3-against-3 endgame is solved exactly: White closes a
+    // mill and wins at once.
+    let fen = "*O******/*O*O*@**/***@***@ w m s 3 0 3 0 0 0 0 0 0 0 0 0 1";
+    let r = get(
+        port,
+        &format!("/api/mill?{}", query(fen, &[("variant", "russian-mill")])),
+    );
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let v = r.json();
+    assert_eq!(
+        (&v["result"], &v["plies"], &v["exact"]),
+        (
+            &serde_json::json!("win"),
+            &serde_json::json!(1),
+            &serde_json::json!("closure")
+        ),
+        "{v}"
+    );
     // No table for nine-mens-morris here: 503 with the command that builds it.
     let r = get(port, "/api/mill");
     assert_eq!(r.status, 503);

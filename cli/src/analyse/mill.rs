@@ -138,7 +138,7 @@ const CLOSURE_STONES: u32 = 7;
 
 /// The analysis of a position under rules no table holds (one-time mills): its value and its
 /// moves' values, exact, from every position reachable from it, when those are few enough.
-fn closure_json(m: &Mill, p: &Position, variant: &str, why: &str) -> Result<Json, CliError> {
+pub fn closure_json(m: &Mill, p: &Position, variant: &str, why: &str) -> Result<Json, CliError> {
     let stones =
         p.stones[0].count_ones() + p.stones[1].count_ones() + (p.hand[0] + p.hand[1]) as u32;
     if stones > CLOSURE_STONES {

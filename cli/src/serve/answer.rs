@@ -207,6 +207,22 @@ impl State {
         let limits = self.search_limits(p);
         match game {
             Game::Mill => {
+                let m = mill_game::game(&rules).map_err(|e| rule_error(&rules, e))?;
+                if let Some(why) = retro_solver::mill::sectors::unsupported(&m.profile) {
+                    // No tables: a small endgame is solved exactly from its own closure.
+                    if p.pv {
+                        return Err(ApiError::bad(
+                            "pv",
+                            format!(
+                                "{} has no tables ({why}): no principal variation",
+                                rules.mill_variant()
+                            ),
+                        ));
+                    }
+                    let pos = mill_game::position(&m, p.fen.as_deref()).map_err(bad_fen)?;
+                    return crate::analyse::mill::closure_json(&m, &pos, rules.mill_variant(), why)
+                        .map_err(|e| ApiError::bad("fen", e.message));
+                }
                 let db = self.mill(&rules)?;
                 let pos = mill_game::position(db.game(), p.fen.as_deref()).map_err(bad_fen)?;
                 match crate::analyse::mill::analyse_json(&db, &pos, p.pv) {
