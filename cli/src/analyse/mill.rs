@@ -132,9 +132,11 @@ fn print_analysis(m: &Mill, p: &Position, out: &Json) {
 /// The most positions `analyse` solves for a position of rules no table holds.
 const CLOSURE_LIMIT: usize = 5_000_000;
 
-/// The most stones (on the board and in hand) of such a position: 4 against 3 reaches about
-/// 1.8 million positions up to symmetry (15 s), 4 against 4 tens of millions.
-const CLOSURE_STONES: u32 = 7;
+/// The most stones (on the board and in hand) of such a position: 3 against 3 reaches at most
+/// about 334,000 positions up to symmetry (5 s; a capture there ends the game, so no mask grows
+/// that matters), but 4 against 3 with fresh masks more than 5 million (each capture by the
+/// side with 3 can leave any of 16 masks).
+const CLOSURE_STONES: u32 = 6;
 
 /// The analysis of a position under rules no table holds (one-time mills): its value and its
 /// moves' values, exact, from every position reachable from it, when those are few enough.
@@ -144,14 +146,14 @@ pub fn closure_json(m: &Mill, p: &Position, variant: &str, why: &str) -> Result<
     if stones > CLOSURE_STONES {
         return Err(CliError::input(format!(
             "{variant} has no tables ({why}); without them only endgames of at most \
-             {CLOSURE_STONES} stones in all (3 against 3, 4 against 3) are solved, and this \
+             {CLOSURE_STONES} stones in all (3 against 3) are solved, and this \
              position has {stones} (the README gives the figures)"
         )));
     }
     let c = retro_solver::mill::closure::Closure::solve(m, p, CLOSURE_LIMIT).map_err(|e| {
         CliError::input(format!(
             "{variant} has no tables ({why}), and {e}: without tables only small endgames are \
-             solved, about 3 against 3 or 4 against 3 (the README gives the figures)"
+             solved, about 3 against 3 (the README gives the figures)"
         ))
     })?;
     let value = |q: &Position| {
