@@ -51,38 +51,40 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
             let start = start_sector(&m.profile);
             let db = retro_solver::mill::Db::new(m, &a.dir);
             let keys = plan(&db.rules, &[start]).concat();
-            let fen = |f: &Folded| {
-                let g = db.game();
+            let g = db.game();
+            let to_position = |f: &Folded| {
                 // Placing with one stone more in hand: Black to move (White places first).
                 let p = f.to_position(g);
                 let fen = g.format_fen(&p);
-                g.parse_fen(&fen).is_ok().then_some(fen)
+                g.parse_fen(&fen).is_ok().then_some((p, fen))
             };
             let check = |f: &Folded| -> Result<Checked, CliError> {
-                let g = db.game();
-                let p = f.to_position(g);
                 let err =
                     |e| crate::analyse::mill::probe_err(&db, a.rules.mill_variant(), &a.dir, e);
-                if g.parse_fen(&g.format_fen(&p)).is_err() || g.outcome(&p).is_some() {
+                let Some((p, fen)) = to_position(f) else {
+                    return Ok(Checked::Skipped);
+                };
+                if g.outcome(&p).is_some() {
                     return Ok(Checked::Skipped);
                 }
                 let v = db.value(&p).map_err(err)?;
                 let mut moves = Vec::new();
                 g.moves(&p, &mut moves);
-                let mut best: Option<Val> = None;
-                for (_, q) in &moves {
-                    let c = retro_solver::mill::removal::move_value(&db, &p, q).map_err(err)?;
-                    if best.is_none_or(|b| c.preference() > b.preference()) {
-                        best = Some(c);
-                    }
-                }
-                Ok(Checked::compare(
-                    g.format_fen(&p),
-                    v,
-                    best.unwrap_or(Val::Loss(0)),
-                ))
+                let values = moves
+                    .iter()
+                    .map(|(_, q)| retro_solver::mill::removal::move_value(&db, &p, q))
+                    .collect::<Result<Vec<Val>, _>>()
+                    .map_err(err)?;
+                Ok(Checked::compare(fen, v, values))
             };
-            emit(&db, keys, &wanted, a, fen, check)
+            emit(
+                &db,
+                keys,
+                &wanted,
+                a,
+                |f| to_position(f).map(|(_, t)| t),
+                check,
+            )
         }
         GameKind::Dara => {
             let g = crate::games::dara::game(&a.rules)?;
@@ -116,19 +118,16 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
                 }
                 let mut moves = Vec::new();
                 g.moves(&p, &mut moves);
-                let mut best: Option<Val> = None;
+                let mut values = Vec::new();
                 for (_, q) in &moves {
                     // A move the tables do not cover (none here: Dara's tables are closed
                     // under moves) would leave the position unchecked.
                     let Some(c) = exact(q)? else {
                         return Ok(Checked::Skipped);
                     };
-                    let c = c.parent();
-                    if best.is_none_or(|b| c.preference() > b.preference()) {
-                        best = Some(c);
-                    }
+                    values.push(c.parent());
                 }
-                Ok(Checked::compare(fen, v, best.unwrap_or(Val::Loss(0))))
+                Ok(Checked::compare(fen, v, values))
             };
             emit(
                 &db,
@@ -156,11 +155,17 @@ enum Checked {
 }
 
 impl Checked {
-    fn compare(fen: String, table: Val, moves: Val) -> Checked {
-        if table == moves {
+    /// Compares the table's value with the best of its moves' values (for the mover; no move
+    /// is a loss at once).
+    fn compare(fen: String, table: Val, moves: Vec<Val>) -> Checked {
+        let best = moves
+            .into_iter()
+            .max_by_key(|v| v.preference())
+            .unwrap_or(Val::Loss(0));
+        if table == best {
             Checked::Agrees
         } else {
-            Checked::Differs(fen, table, moves)
+            Checked::Differs(fen, table, best)
         }
     }
 }
@@ -222,8 +227,8 @@ fn emit<R: SectorRules>(
                     Checked::Differs(text, table, moves) => {
                         eprintln!(
                             "{text}: the table says {}, its moves give {}",
-                            show(table),
-                            show(moves)
+                            in_words(table),
+                            in_words(moves)
                         );
                         differ += 1;
                         got += 1;
@@ -269,9 +274,6 @@ fn emit<R: SectorRules>(
 }
 
 /// A value as `analyse` words it.
-fn show(v: Val) -> String {
-    match v.plies() {
-        Some(d) => format!("{} in {d} plies", v.result()),
-        None => v.result().to_string(),
-    }
+fn in_words(v: Val) -> String {
+    crate::output::describe(&serde_json::json!({"result": v.result(), "plies": v.plies()}))
 }

@@ -91,16 +91,6 @@ pub fn search_json(
     )))
 }
 
-/// A result in words: "win in 7 plies", "draw".
-fn describe(r: &Json, plies: &Json) -> String {
-    match (r.as_str(), plies.as_u64()) {
-        (Some("draw"), _) => "draw".to_string(),
-        (Some(res), Some(n)) => format!("{res} in {n} plies"),
-        (Some(res), None) => res.to_string(),
-        _ => "?".to_string(),
-    }
-}
-
 /// Prints the best moves and every move's value of an analysis.
 fn print_moves(out: &Json) {
     if let Some(best) = out["best"].as_array() {
@@ -112,21 +102,32 @@ fn print_moves(out: &Json) {
             println!(
                 "  {:<12} {}",
                 mv["move"].as_str().unwrap_or(""),
-                describe(&mv["result"], &mv["plies"])
+                crate::output::describe(mv)
             );
         }
     }
 }
 
-/// Prints the board, the value and the moves of an analysis made without tables.
-fn print_analysis(m: &Mill, p: &Position, out: &Json) {
+/// Prints the board, the position text and the value of an analysis.
+fn print_head(m: &Mill, p: &Position, out: &Json) {
     print!("{}", m.diagram(p));
     println!("FEN: {}", out["fen"].as_str().unwrap_or(""));
-    println!(
-        "Value: {} (side to move)",
-        describe(&out["result"], &out["plies"])
-    );
-    print_moves(out);
+    println!("Value: {} (side to move)", crate::output::describe(out));
+}
+
+/// An analysis with distances: the position's value, every move's (its text and value for the
+/// mover) and the best moves.
+fn values_json(m: &Mill, p: &Position, v: Value, scored: &[(String, Value)]) -> Json {
+    let top = scored.iter().map(|(_, v)| v.preference()).max();
+    json!({
+        "fen": m.format_fen(p),
+        "result": v.result(),
+        "plies": v.plies(),
+        "best": scored.iter().filter(|(_, v)| Some(v.preference()) == top).map(|(t, _)| t)
+            .collect::<Vec<_>>(),
+        "moves": scored.iter().map(|(t, v)| json!({"move": t, "result": v.result(),
+            "plies": v.plies()})).collect::<Vec<_>>(),
+    })
 }
 
 /// The most positions `analyse` solves for a position of rules no table holds.
@@ -177,18 +178,10 @@ pub fn closure_json(m: &Mill, p: &Position, variant: &str, why: &str) -> Result<
             )
         })
         .collect();
-    let top = scored.iter().map(|(_, v)| v.preference()).max();
-    Ok(json!({
-        "fen": m.format_fen(p),
-        "result": v.result(),
-        "plies": v.plies(),
-        "best": scored.iter().filter(|(_, v)| Some(v.preference()) == top).map(|(t, _)| t)
-            .collect::<Vec<_>>(),
-        "moves": scored.iter().map(|(t, v)| json!({"move": t, "result": v.result(),
-            "plies": v.plies()})).collect::<Vec<_>>(),
-        "exact": "closure",
-        "positions": c.len(),
-    }))
+    let mut out = values_json(m, p, v, &scored);
+    out["exact"] = json!("closure");
+    out["positions"] = json!(c.len());
+    Ok(out)
 }
 
 /// The analysis of a Mill position from the tables: value, every move's value, best moves.
@@ -229,27 +222,11 @@ fn analyse_values(db: &Db, p: &Position, pv: bool) -> Result<Json, ProbeError> {
     let v = db.value(p)?;
     let mut moves = Vec::new();
     m.moves(p, &mut moves);
-    let mut rows = Vec::new();
     let mut scored = Vec::new();
     for (mv, q) in &moves {
-        let mvv = move_value(db, p, q)?;
-        let text = m.format_move(mv);
-        rows.push(json!({"move": text, "result": mvv.result(), "plies": mvv.plies()}));
-        scored.push((text, mvv, *q));
+        scored.push((m.format_move(mv), move_value(db, p, q)?));
     }
-    let best_pref = scored.iter().map(|(_, v, _)| v.preference()).max();
-    let best: Vec<String> = scored
-        .iter()
-        .filter(|(_, v, _)| Some(v.preference()) == best_pref)
-        .map(|(t, _, _)| t.clone())
-        .collect();
-    let mut out = json!({
-        "fen": m.format_fen(p),
-        "result": v.result(),
-        "plies": v.plies(),
-        "best": best,
-        "moves": rows,
-    });
+    let mut out = values_json(m, p, v, &scored);
     if pv {
         let mut line = Vec::new();
         let mut cur = *p;
@@ -325,7 +302,8 @@ pub fn analyse(
             println!("{out}");
             return Ok(());
         }
-        print_analysis(db.game(), &p, &out);
+        print_head(db.game(), &p, &out);
+        print_moves(&out);
         println!(
             "Exact: {variant} has no tables ({why}); these values come from solving the {} \
              positions reachable from this one",
@@ -398,12 +376,7 @@ pub fn analyse(
     if let Some(rec) = &played {
         crate::referee::print_record_summary(rec);
     }
-    print!("{}", db.game().diagram(&p));
-    println!("FEN: {}", out["fen"].as_str().unwrap_or(""));
-    println!(
-        "Value: {} (side to move)",
-        describe(&out["result"], &out["plies"])
-    );
+    print_head(db.game(), &p, &out);
     if out.get("removal_in").is_some() {
         let n = db.game().profile.n_move_rule;
         let left = n.saturating_sub(p.rule50 as u32);

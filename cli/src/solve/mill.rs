@@ -61,14 +61,8 @@ pub fn solve(
             Err(e) if e.no_distances() => (db.wdl(&start).map_err(err)?.result(), None),
             Err(e) => return Err(err(e)),
         };
-        let text = match plies {
-            Some(d) => format!("{result} in {d} plies"),
-            None => result.to_string(),
-        };
-        Ok(Some((
-            text,
-            serde_json::json!({"result": result, "plies": plies}),
-        )))
+        let value = serde_json::json!({"result": result, "plies": plies});
+        Ok(Some((crate::output::describe(&value), value)))
     };
     run_solve(&db, &targets, opts, rules.mill_variant(), &start_value)
 }

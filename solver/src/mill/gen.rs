@@ -53,8 +53,9 @@ impl Gen {
 
     /// Whether `f` is where placing ended under `mill-counts` (White to act, both hands empty,
     /// every stone on the board): its moves are White's removals by the mill counts.
+    /// ([`crate::mill::sectors::placing_ended`] on the generator's copy of the rules.)
     #[inline]
-    pub fn placing_ended(&self, f: &Folded) -> bool {
+    fn placing_ended(&self, f: &Folded) -> bool {
         self.mill_counts.is_some_and(|n| {
             f.own_hand == 0 && f.opp_hand == 0 && f.own.count_ones() == n && f.opp.count_ones() == n
         })

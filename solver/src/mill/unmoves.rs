@@ -1,7 +1,7 @@
 //! Mill un-moves: the parents of a solver position by the moves that stay inside its unit.
 
 use crate::sectors::folded::Folded;
-use retro_engine::mill::{Bits, Mill, MillAction};
+use retro_engine::mill::{Bits, Mill};
 
 /// The parents of a position by non-capturing moves inside its unit (un-slides, un-flies).
 pub fn unmoves(game: &Mill, child: &Folded, out: &mut Vec<Folded>) {
@@ -12,12 +12,9 @@ pub fn unmoves(game: &Mill, child: &Folded, out: &mut Vec<Folded>) {
     if mover_hand > 0 && !prof.move_in_placing {
         return;
     }
-    if prof.mill_action == MillAction::MillCounts
-        && child.own_hand == 0
-        && mover.count_ones() == prof.stones as u32
-        && child.own.count_ones() == prof.stones as u32
-    {
-        // Where placing ends under mill counts, nobody slides: the side to act removes.
+    if crate::mill::sectors::placing_ended(prof, child.key()) {
+        // Where placing ends under mill counts, nobody slides: the side to act removes (and a
+        // parent there has the child's material).
         return;
     }
     let fly = prof.flying && mover_hand == 0 && mover.count_ones() <= prof.fly_at as u32;
