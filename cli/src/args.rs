@@ -224,10 +224,13 @@ pub struct CompressArgs {
     /// Keep only the win/draw/loss part (no distances).
     #[arg(long)]
     pub wdl_only: bool,
-    /// Keep the values of every sector (compressed). By default a sector whose side to move
-    /// has less material than the opponent (half of a Mill game) becomes a derived table, a
-    /// header alone: its values come from a one-ply search over the tables its moves lead to,
-    /// which makes its probes slower and the whole set about half the size.
+    /// Keep the values of every sector (compressed), every distance included. By default a
+    /// sector whose side to move has less material than the opponent (half of a Mill game)
+    /// becomes a derived table, a header alone: its values come from a one-ply search over the
+    /// tables its moves lead to, which makes its probes slower and the whole set about half the
+    /// size. And in a sector whose sides have equal material, a win whose distance a one-ply
+    /// search over its moves into stored tables gives keeps no distance of its own (a probe of
+    /// it searches; the sector's distances take about half the room).
     #[arg(long)]
     pub no_derive: bool,
     /// zstd level, 1 (fast) to 22 (smallest). On 6_6_0_0: 12 takes 6.9 s, 19 takes 15.3 s for
@@ -420,9 +423,9 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 3, requires = "compress",
           value_parser = clap::value_parser!(i32).range(1..=22))]
     pub compress_level: i32,
-    /// With --compress, keep the values of every sector, instead of leaving those of sectors
-    /// whose side to move has less material to a one-ply search (derived tables, as
-    /// `retro compress` writes them).
+    /// With --compress, keep the values of every sector and every distance, instead of leaving
+    /// those of sectors whose side to move has less material, and the distances of most wins
+    /// where both sides have equal material, to a one-ply search (as `retro compress` does).
     #[arg(long, requires = "compress")]
     pub no_derive: bool,
 }

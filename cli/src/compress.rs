@@ -23,8 +23,17 @@ fn is_sector_file(p: &Path) -> bool {
 }
 
 /// Compresses one raw table; returns (raw bytes, win/draw/loss bytes, distance bytes, seconds).
-fn one(raw_path: &Path, a: &CompressArgs) -> Result<(u64, u64, u64, f64), CliError> {
+fn one(
+    raw_path: &Path,
+    a: &CompressArgs,
+    db: Option<(&FolderDb, retro_tables::SectorKey)>,
+) -> Result<(u64, u64, u64, f64), CliError> {
     let t0 = Instant::now();
+    // Wins whose distance a one-ply search gives, unless every value is to be kept.
+    let searched = match db {
+        Some((db, k)) if !a.no_derive && !a.wdl_only => db.searched_wins(k)?,
+        _ => None,
+    };
     let params = Params {
         level: a.level,
         wdl_block: a.block_slots,
@@ -32,7 +41,11 @@ fn one(raw_path: &Path, a: &CompressArgs) -> Result<(u64, u64, u64, f64), CliErr
         ..Params::default()
     };
     // SAFETY: the folder's lock is held; retro's writers replace files by rename only.
-    let r = unsafe { replace_raw(raw_path, params, a.wdl_only, true) }.map_err(CliError::other)?;
+    let r = unsafe { replace_raw(raw_path, params, a.wdl_only, true, searched.as_ref()) }
+        .map_err(CliError::other)?;
+    if let Some((db, k)) = db {
+        db.forget(k);
+    }
     Ok((
         r.raw_bytes,
         r.wdl_bytes,
@@ -107,15 +120,16 @@ pub fn run(a: &CompressArgs) -> Result<(), CliError> {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
         );
-        let db = match (a.no_derive, p.parent()) {
-            (false, Some(folder)) => dbs
+        let db = match p.parent() {
+            Some(folder) => dbs
                 .entry(folder.to_path_buf())
                 .or_insert_with(|| FolderDb::of_table(p))
                 .as_ref(),
             _ => None,
         };
-        let to_derive = db.and_then(|db| Some((db, sector_of(p)?)));
-        let (r, w, d, secs, derive) = match to_derive.filter(|(db, k)| db.derivable(*k)) {
+        let with_key = db.and_then(|db| Some((db, sector_of(p)?)));
+        let to_derive = with_key.filter(|(db, k)| !a.no_derive && db.derivable(*k));
+        let (r, w, d, secs, derive) = match to_derive {
             Some((db, key)) => {
                 let t0 = Instant::now();
                 let r = db.derive(key)?;
@@ -123,7 +137,7 @@ pub fn run(a: &CompressArgs) -> Result<(), CliError> {
                 (r, 0, 0, t0.elapsed().as_secs_f64(), true)
             }
             None => {
-                let (r, w, d, secs) = one(p, a)?;
+                let (r, w, d, secs) = one(p, a, with_key)?;
                 (r, w, d, secs, false)
             }
         };

@@ -10,6 +10,8 @@ use retro_solver::mill::rules::MillRules;
 use retro_solver::sectors::db::Db;
 use retro_solver::sectors::derive::{derivable, derive_raw};
 use retro_solver::sectors::rules::SectorRules;
+use retro_solver::sectors::searched::searched_wins;
+use retro_tables::compressed_table::SearchedWins;
 use retro_tables::{SectorKey, Table, GAME_DARA, GAME_MILL};
 use std::path::Path;
 
@@ -68,6 +70,29 @@ impl FolderDb {
         match self {
             FolderDb::Mill(d) => here(d, k),
             FolderDb::Dara(d) => here(d, k),
+        }
+    }
+
+    /// The wins of sector `k` whose distances a one-ply search gives (`None` when its wins are
+    /// not searched, or when a sector its moves lead to has no table in the folder).
+    pub fn searched_wins(&self, k: SectorKey) -> Result<Option<SearchedWins>, CliError> {
+        fn one<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<Option<SearchedWins>, CliError> {
+            if !db.rules.successors(k).into_iter().all(|s| db.has_table(s)) {
+                return Ok(None);
+            }
+            searched_wins(db, k).map_err(CliError::other)
+        }
+        match self {
+            FolderDb::Mill(d) => one(d, k),
+            FolderDb::Dara(d) => one(d, k),
+        }
+    }
+
+    /// Forgets the cached table of sector `k` (after its files were replaced).
+    pub fn forget(&self, k: SectorKey) {
+        match self {
+            FolderDb::Mill(d) => d.forget(k),
+            FolderDb::Dara(d) => d.forget(k),
         }
     }
 

@@ -7,7 +7,7 @@ use crate::derived_table::DerivedTable;
 use crate::format::TableError;
 use crate::packed::{SYM_LOSS, SYM_WIN};
 use crate::sector_table::{Header, Table};
-use crate::value::{Value, Wdl, WASTED};
+use crate::value::{Stored, Value, Wdl, WASTED};
 use std::path::{Path, PathBuf};
 
 /// The three files a sector table may have: raw, win/draw/loss, distances.
@@ -29,7 +29,7 @@ pub enum AnyTable {
     /// One `u16` code a slot.
     Raw(Table),
     /// Compressed blocks.
-    Compressed(CompressedTable),
+    Compressed(Box<CompressedTable>),
     /// No values: each is a one-ply search over other tables (slot reads are errors).
     Derived(DerivedTable),
 }
@@ -61,7 +61,7 @@ impl AnyTable {
         let dtm = dtm.exists().then_some(dtm.as_path());
         // SAFETY: as above.
         let t = unsafe { CompressedTable::open(&wdl, dtm) }?;
-        Ok(Some(AnyTable::Compressed(t)))
+        Ok(Some(AnyTable::Compressed(Box::new(t))))
     }
 
     /// The header.
@@ -94,6 +94,16 @@ impl AnyTable {
             AnyTable::Raw(t) => t.value(slot),
             AnyTable::Compressed(t) => t.value(slot),
             AnyTable::Derived(t) => Err(TableError::Derived(t.path().to_path_buf())),
+        }
+    }
+
+    /// What a slot holds: its value, or for a compressed table a win whose distance is a
+    /// one-ply search ([`Stored::SearchedWin`]; see [`AnyTable::value`] for the rest).
+    #[inline]
+    pub fn probe(&self, slot: u64) -> Result<Option<Stored>, TableError> {
+        match self {
+            AnyTable::Compressed(t) => t.probe(slot),
+            _ => Ok(self.value(slot)?.map(Stored::Value)),
         }
     }
 

@@ -3,16 +3,19 @@
 //! the win/draw/loss file holds slots `S i .. S (i + 1)` packed 2 bits a slot; the distance
 //! file's blocks cover slot ranges of their own size (a divisor of `S`) and hold the distances
 //! of the range's decided slots, in slot order ([`crate::packed`]). Wasted slots are "don't
-//! care": they repeat the symbol (and distance) before them.
+//! care": they repeat the symbol (and distance) before them. A distance file of encoding 7
+//! leaves the distances of chosen wins to a one-ply search: their entries are 0.
 
 use crate::block_file::{build_body, open_mapped, train_dictionary, BlockFile, Layout, CODER_ZSTD};
-use crate::format::{write_atomic, TableError, ENCODING_DTM, ENCODING_WDL, HEADER_SIZE};
+use crate::format::{
+    write_atomic, TableError, ENCODING_DTM, ENCODING_DTM_SEARCHED, ENCODING_WDL, HEADER_SIZE,
+};
 use crate::packed::{
     decided_between, distance_at, distances, pack, put_distance, symbols, unpack_at, SYM_DRAW,
     SYM_LOSS, SYM_WIN,
 };
 use crate::sector_table::{check_header, Header, Table};
-use crate::value::{Value, MAX_DISTANCE};
+use crate::value::{Stored, Value, MAX_DISTANCE};
 use std::path::Path;
 
 /// How to compress a table.
@@ -63,7 +66,30 @@ fn get_decoded(b: &[u8]) -> Decoded {
 /// Compresses a raw table into a win/draw/loss file and, given `dtm`, a distance file (each
 /// written atomically).
 pub fn compress(raw: &Table, wdl: &Path, dtm: Option<&Path>, p: Params) -> Result<(), TableError> {
-    compress_codes(&raw.header, &raw.codes()?, wdl, dtm, p)
+    compress_codes(&raw.header, &raw.codes()?, wdl, dtm, p, None)
+}
+
+/// Whether bit `i` of a slot bit set is set.
+#[inline]
+fn bit(bits: &[u64], i: usize) -> bool {
+    bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+}
+
+/// Wins whose distance a one-ply search gives: one bit a slot, slot `i` in bit `i % 64` of
+/// word `i / 64`. Given to [`replace_raw`], their entries become 0 in a distance file of
+/// encoding 7, where every other win's entry is `h + 1` (the longest win's always: `verify`
+/// finds it). The caller, which knows the moves, vouches for each: a win whose distance is 1 +
+/// the least distance of its moves that lose for the opponent into tables keeping values.
+pub struct SearchedWins {
+    /// The bits.
+    pub bits: Vec<u64>,
+}
+
+impl SearchedWins {
+    /// Whether slot `i` is one.
+    pub fn has(&self, i: u64) -> bool {
+        bit(&self.bits, i as usize)
+    }
 }
 
 /// [`compress`] from the header and every slot's code of a raw table.
@@ -73,6 +99,7 @@ fn compress_codes(
     wdl: &Path,
     dtm: Option<&Path>,
     p: Params,
+    searched: Option<&SearchedWins>,
 ) -> Result<(), TableError> {
     let bad = |m: &str| TableError::Mismatch(wdl.to_path_buf(), m.to_string());
     if !p.wdl_block.is_power_of_two() || !p.dtm_block.is_power_of_two() || p.dtm_block > p.wdl_block
@@ -93,6 +120,10 @@ fn compress_codes(
     let wdl_blocks: Vec<Vec<u8>> = syms.chunks(p.wdl_block as usize).map(pack).collect();
     write_block_file(wdl, h, ENCODING_WDL, decoded, p.wdl_block, &wdl_blocks, &p)?;
     if let Some(dtm) = dtm {
+        // The longest win stays stored (so `verify` finds it), and a table whose longest win
+        // is 1 ply has nothing to search.
+        let searched = searched.filter(|_| h.longest_win > 1);
+        let longest = (h.longest_win & MAX_DISTANCE) >> 1;
         // A wasted slot decodes as the symbol before it: give it the distance before it too.
         let mut last = 0u16;
         let blocks: Vec<Vec<u8>> = (0..n)
@@ -106,13 +137,26 @@ fn compress_codes(
                     }
                     if codes[s] >> 14 != 3 {
                         last = (codes[s] & MAX_DISTANCE) >> 1;
+                        // Under encoding 7 a win's entry is 0 when searched, else h + 1.
+                        if let (Some(w), SYM_WIN) = (searched, syms[s]) {
+                            last = if last != longest && bit(&w.bits, s) {
+                                0
+                            } else {
+                                last + 1
+                            };
+                        }
                     }
                     put_distance(&mut out, last);
                 }
                 out
             })
             .collect();
-        write_block_file(dtm, h, ENCODING_DTM, decoded, p.dtm_block, &blocks, &p)?;
+        let encoding = if searched.is_some() {
+            ENCODING_DTM_SEARCHED
+        } else {
+            ENCODING_DTM
+        };
+        write_block_file(dtm, h, encoding, decoded, p.dtm_block, &blocks, &p)?;
     }
     Ok(())
 }
@@ -185,9 +229,10 @@ pub struct Replaced {
 }
 
 /// Replaces the raw table at `raw_path` by compressed files beside it: verifies the raw table
-/// whole when `check_raw`, compresses it (without distances when `wdl_only`), decodes every
-/// slot of the compressed files and compares it with the raw table, and only then removes the
-/// raw file. On any error the raw table is left in place.
+/// whole when `check_raw`, compresses it (without distances when `wdl_only`; leaving the
+/// distances of `searched` wins to a search), decodes every slot of the compressed files and
+/// compares it with the raw table, and only then removes the raw file. On any error the raw
+/// table is left in place.
 ///
 /// # Safety
 ///
@@ -197,6 +242,7 @@ pub unsafe fn replace_raw(
     p: Params,
     wdl_only: bool,
     check_raw: bool,
+    searched: Option<&SearchedWins>,
 ) -> Result<Replaced, TableError> {
     let [_, wdl, dtm] = crate::any_table::table_files(raw_path);
     let len = |f: &Path| std::fs::metadata(f).map_or(0, |m| m.len());
@@ -208,14 +254,17 @@ pub unsafe fn replace_raw(
     }
     let dtm_out = (!wdl_only).then_some(dtm.as_path());
     let codes = raw.codes()?;
-    compress_codes(&raw.header, &codes, &wdl, dtm_out, p)?;
+    compress_codes(&raw.header, &codes, &wdl, dtm_out, p, searched)?;
     drop(raw);
     if wdl_only {
         let _ = std::fs::remove_file(&dtm);
     }
     // SAFETY: as above; the files were just renamed into place.
     let c = unsafe { CompressedTable::open(&wdl, dtm_out) }?;
-    c.verify_with(|slot, got| same_value(&codes, raw_path, c.has_distances(), slot, got))?;
+    let searched = searched.filter(|_| c.searched_wins);
+    c.verify_with(|slot, got| {
+        same_value(&codes, raw_path, c.has_distances(), searched, slot, got)
+    })?;
     std::fs::remove_file(raw_path).map_err(|e| TableError::Io(raw_path.to_path_buf(), e))?;
     if let Some(dir) = raw_path.parent() {
         if let Ok(d) = std::fs::File::open(dir) {
@@ -230,18 +279,22 @@ pub unsafe fn replace_raw(
 }
 
 /// Checks that a slot holding a position decodes to the raw table's value (only its
-/// win/draw/loss without distances).
+/// win/draw/loss without distances; a searched win, `Win(0)`, only where `searched` has it or
+/// the win is in 1 ply).
 fn same_value(
     codes: &[u16],
     raw_path: &Path,
     distances: bool,
+    searched: Option<&SearchedWins>,
     slot: u64,
     got: Value,
 ) -> Result<(), TableError> {
     let Some(want) = codes.get(slot as usize).and_then(|&c| Value::decode(c)) else {
         return Ok(());
     };
-    let same = if distances {
+    let same = if got == Value::Win(0) && distances {
+        searched.is_some_and(|w| w.has(slot) && want.wdl() == got.wdl())
+    } else if distances {
         got == want
     } else {
         std::mem::discriminant(&got) == std::mem::discriminant(&want)
@@ -265,6 +318,8 @@ pub struct CompressedTable {
     decoded: Decoded,
     wdl: BlockFile,
     dtm: Option<BlockFile>,
+    /// The distance file is of encoding 7: a win's entry 0 is searched.
+    searched_wins: bool,
 }
 
 /// Opens one block file of a compressed table.
@@ -274,14 +329,23 @@ pub struct CompressedTable {
 /// As [`Table::open`].
 unsafe fn open_part(
     path: &Path,
-    encoding: u32,
-) -> Result<(Header, Decoded, Layout, crate::mapped::Mapped), TableError> {
+    encodings: &[u32],
+) -> Result<(Header, Decoded, Layout, crate::mapped::Mapped, u32), TableError> {
     let corrupt = |m: String| TableError::Corrupt(path.to_path_buf(), m);
     let mut decoded = None;
+    let mut found = encodings[0];
     // SAFETY: the caller's promise, passed on.
     let (h, layout, m) = unsafe {
         open_mapped(path, |b| {
-            let h = Header::decode_as(path, b, encoding)?;
+            // The encoding at offset 20 picks among those allowed; `decode_as` checks it.
+            let at = b
+                .get(20..24)
+                .map(|e| u32::from_le_bytes(e.try_into().expect("4 bytes")));
+            found = *encodings
+                .iter()
+                .find(|&&e| Some(e) == at)
+                .unwrap_or(&encodings[0]);
+            let h = Header::decode_as(path, b, found)?;
             check_header(path, &h)?;
             let l = Layout::decode(b);
             l.check(h.slots).map_err(corrupt)?;
@@ -297,7 +361,7 @@ unsafe fn open_part(
             Ok((h, l))
         })
     }?;
-    Ok((h, decoded.expect("set by decode"), layout, m))
+    Ok((h, decoded.expect("set by decode"), layout, m, found))
 }
 
 impl CompressedTable {
@@ -310,13 +374,16 @@ impl CompressedTable {
     /// lives.
     pub unsafe fn open(wdl: &Path, dtm: Option<&Path>) -> Result<CompressedTable, TableError> {
         // SAFETY: the caller's promise, passed on.
-        let (header, decoded, layout, m) = unsafe { open_part(wdl, ENCODING_WDL) }?;
+        let (header, decoded, layout, m, _) = unsafe { open_part(wdl, &[ENCODING_WDL]) }?;
         let wdl_file = BlockFile::new(m, layout, (layout.block_slots as usize).div_ceil(4))?;
+        let mut searched_wins = false;
         let dtm = match dtm {
             None => None,
             Some(p) => {
                 // SAFETY: as above.
-                let (h, d, l, m) = unsafe { open_part(p, ENCODING_DTM) }?;
+                let (h, d, l, m, e) =
+                    unsafe { open_part(p, &[ENCODING_DTM, ENCODING_DTM_SEARCHED]) }?;
+                searched_wins = e == ENCODING_DTM_SEARCHED;
                 if h != header || d != decoded {
                     return Err(TableError::Mismatch(
                         p.to_path_buf(),
@@ -337,6 +404,7 @@ impl CompressedTable {
             decoded,
             wdl: wdl_file,
             dtm,
+            searched_wins,
         })
     }
 
@@ -407,9 +475,34 @@ impl CompressedTable {
         })
     }
 
+    /// Whether some wins' distances are left to a one-ply search (encoding 7).
+    pub fn searches_wins(&self) -> bool {
+        self.searched_wins
+    }
+
     /// The value of a slot with its distance (`None` out of range; a wasted slot gives some
-    /// value). An error when the table has no distances or a block fails its checks.
+    /// value). An error when the table has no distances, when the slot is a win whose
+    /// distance is searched ([`TableError::Searched`]: see [`CompressedTable::probe`]), or
+    /// when a block fails its checks.
     pub fn value(&self, slot: u64) -> Result<Option<Value>, TableError> {
+        match self.probe(slot)? {
+            None => Ok(None),
+            Some(Stored::Value(v)) => Ok(Some(v)),
+            Some(Stored::SearchedWin) => Err(TableError::Searched(
+                self.dtm
+                    .as_ref()
+                    .map_or(self.wdl.mapped(), |f| f.mapped())
+                    .path()
+                    .to_path_buf(),
+                slot,
+            )),
+        }
+    }
+
+    /// What a slot holds: its value with the distance, or a win whose distance a one-ply
+    /// search gives (`None` out of range; a wasted slot gives something). An error when the
+    /// table has no distances or a block fails its checks.
+    pub fn probe(&self, slot: u64) -> Result<Option<Stored>, TableError> {
         let Some(dtm) = &self.dtm else {
             return Err(TableError::NoDistances(
                 self.wdl.mapped().path().to_path_buf(),
@@ -428,7 +521,7 @@ impl CompressedTable {
             Ok((sym, decided_between(packed, first, i)))
         })?;
         let half = match sym {
-            SYM_DRAW => return Ok(Some(Value::Draw)),
+            SYM_DRAW => return Ok(Some(Stored::Value(Value::Draw))),
             3 => return Err(self.corrupt_wdl(format!("block {b}: symbol 3"))),
             _ => dtm.with_block(slot / ds, |bytes| {
                 distance_at(bytes, rank).ok_or_else(|| {
@@ -439,7 +532,14 @@ impl CompressedTable {
                 })
             })?,
         };
-        Ok(Some(self.decided(sym, half, || format!("slot {slot}"))?))
+        let half = match (sym, self.searched_wins) {
+            (SYM_WIN, true) if half == 0 => return Ok(Some(Stored::SearchedWin)),
+            (SYM_WIN, true) => half - 1,
+            _ => half,
+        };
+        Ok(Some(Stored::Value(
+            self.decided(sym, half, || format!("slot {slot}"))?,
+        )))
     }
 
     /// Win/draw/loss blocks.
@@ -454,7 +554,7 @@ impl CompressedTable {
 
     /// The values of every slot of win/draw/loss block `b`, each block decoded once (a wasted
     /// slot gives the value it decodes to). Without distances, wins and losses come as
-    /// `Win(0)` and `Loss(0)`.
+    /// `Win(0)` and `Loss(0)`; a searched win comes as `Win(0)` too.
     pub fn block_values(&self, b: u64) -> Result<Vec<Value>, TableError> {
         let s = self.block_slots();
         if b >= self.blocks() {
@@ -491,7 +591,11 @@ impl CompressedTable {
                         let h = *next.next().ok_or_else(|| {
                             corrupt(format!("block {db} holds too few distances"))
                         })?;
-                        self.decided(x, h, || format!("block {db}"))?
+                        match (x, self.searched_wins) {
+                            (SYM_WIN, true) if h == 0 => Value::Win(0),
+                            (SYM_WIN, true) => self.decided(x, h - 1, || format!("block {db}"))?,
+                            _ => self.decided(x, h, || format!("block {db}"))?,
+                        }
                     }
                 });
             }
@@ -567,6 +671,7 @@ mod tests {
     use super::*;
     use crate::format::GAME_MILL;
     use crate::sector_key::SectorKey;
+    use crate::value::Wdl;
 
     fn raw_codes(n: usize) -> Vec<u16> {
         let mut x = 0x1234_5678_9abc_def1u64;
@@ -588,6 +693,85 @@ mod tests {
                 cur
             })
             .collect()
+    }
+
+    #[test]
+    fn searched_wins_decode_as_searched_and_the_rest_as_raw() {
+        let dir = std::env::temp_dir().join(format!("retro-searched-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let codes = raw_codes(50_000);
+        let key = SectorKey {
+            w: 3,
+            b: 3,
+            wf: 0,
+            bf: 0,
+        };
+        let h = Header::from_values(GAME_MILL, "fp", key, &codes);
+        // Every third win is searched (bits the writer's caller would vouch for).
+        let mut bits = vec![0u64; codes.len().div_ceil(64)];
+        for (s, &c) in codes.iter().enumerate() {
+            if matches!(Value::decode(c), Some(Value::Win(_))) && s % 3 == 0 {
+                bits[s / 64] |= 1 << (s % 64);
+            }
+        }
+        let searched = SearchedWins { bits };
+        let (w, d) = (dir.join("s.rtbw"), dir.join("s.rtbd"));
+        let p = Params::default();
+        compress_codes(&h, &codes, &w, Some(&d), p, Some(&searched)).unwrap();
+        // SAFETY: test files are rewritten whole, never changed in place while mapped.
+        let t = unsafe { CompressedTable::open(&w, Some(&d)) }.unwrap();
+        assert!(t.searches_wins());
+        t.verify().unwrap();
+        let (mut kept, mut left) = (0, 0);
+        for (s, &c) in codes.iter().enumerate() {
+            let Some(want) = Value::decode(c) else {
+                continue;
+            };
+            let slot = s as u64;
+            let searched_here = searched.has(slot) && want != Value::Win(h.longest_win);
+            if searched_here {
+                assert_eq!(
+                    t.probe(slot).unwrap(),
+                    Some(Stored::SearchedWin),
+                    "slot {s}"
+                );
+                assert!(matches!(t.value(slot), Err(TableError::Searched(_, x)) if x == slot));
+                left += 1;
+            } else {
+                assert_eq!(
+                    t.probe(slot).unwrap(),
+                    Some(Stored::Value(want)),
+                    "slot {s}"
+                );
+                kept += 1;
+            }
+        }
+        assert!(left > 1000 && kept > 1000, "{left} searched, {kept} kept");
+        // Block decoding gives `Win(0)` at the same slots.
+        let values: Vec<Value> = (0..t.blocks())
+            .flat_map(|b| t.block_values(b).unwrap())
+            .collect();
+        for (s, &c) in codes.iter().enumerate() {
+            if let Some(want) = Value::decode(c) {
+                let got = values[s];
+                assert!(got == want || (got == Value::Win(0) && want.wdl() == Wdl::Win));
+                assert_eq!(
+                    got == Value::Win(0),
+                    t.probe(s as u64).unwrap() == Some(Stored::SearchedWin)
+                );
+            }
+        }
+        // The same table without searched wins is encoding 5 and keeps every distance.
+        compress_codes(&h, &codes, &w, Some(&d), p, None).unwrap();
+        // SAFETY: as above.
+        let plain = unsafe { CompressedTable::open(&w, Some(&d)) }.unwrap();
+        assert!(!plain.searches_wins());
+        for (s, &c) in codes.iter().enumerate().step_by(7) {
+            if let Some(want) = Value::decode(c) {
+                assert_eq!(plain.value(s as u64).unwrap(), Some(want), "slot {s}");
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

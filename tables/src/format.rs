@@ -38,6 +38,11 @@ pub const ENCODING_DTM: u32 = 5;
 /// Value encoding id of a derived sector table (`.rtbp`): a header and no values, each value
 /// being the best over the position's moves (a one-ply search over other tables).
 pub const ENCODING_DERIVED: u32 = 6;
+/// Value encoding id of a distance file (`.rtbd`) whose win entries `0` stand for "searched":
+/// the win's distance is 1 + the least distance of its moves that lose for the opponent, a
+/// one-ply search (otherwise as [`ENCODING_DTM`]). A reader that knows only encoding 5 refuses
+/// the file instead of reading those entries as wins in 1.
+pub const ENCODING_DTM_SEARCHED: u32 = 7;
 pub const FINGERPRINT_OFFSET: usize = 128;
 pub const FINGERPRINT_MAX: usize = HEADER_SIZE - FINGERPRINT_OFFSET;
 
@@ -57,6 +62,9 @@ pub enum TableError {
     /// A slot was read from a derived table, which holds no values (they come from a one-ply
     /// search, by position).
     Derived(PathBuf),
+    /// The distance of a win was asked of a slot whose distance file leaves it to a one-ply
+    /// search over the position's moves (encoding 7).
+    Searched(PathBuf, u64),
 }
 
 impl fmt::Display for TableError {
@@ -81,6 +89,13 @@ impl fmt::Display for TableError {
                 f,
                 "{}: a derived table holds no values (each comes from a one-ply search over the \
                  tables its moves lead to): probe it by position",
+                p.display()
+            ),
+            TableError::Searched(p, slot) => write!(
+                f,
+                "{}: slot {slot} is a win whose distance the table leaves to a one-ply search \
+                 over its moves (1 + the least distance of the moves that lose for the \
+                 opponent): probe it by position",
                 p.display()
             ),
         }

@@ -142,3 +142,13 @@ impl Wdl {
         }
     }
 }
+
+/// What a compressed table's slot holds: a value, or a win whose distance is a one-ply search
+/// (`ENCODING_DTM_SEARCHED`), which a caller with the game's moves resolves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stored {
+    /// The slot's value.
+    Value(Value),
+    /// A win; its distance is 1 + the least distance of the moves that lose for the opponent.
+    SearchedWin,
+}

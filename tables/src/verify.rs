@@ -94,9 +94,10 @@ impl From<TableError> for VerifyError {
         let kind = match e {
             TableError::Io(..) | TableError::Busy(_) => VerifyKind::Io,
             TableError::Corrupt(..) => VerifyKind::Corrupt,
-            TableError::Mismatch(..) | TableError::NoDistances(_) | TableError::Derived(_) => {
-                VerifyKind::Mismatch
-            }
+            TableError::Mismatch(..)
+            | TableError::NoDistances(_)
+            | TableError::Derived(_)
+            | TableError::Searched(..) => VerifyKind::Mismatch,
         };
         VerifyError {
             kind,

@@ -160,6 +160,13 @@ pub fn open_compressed(
 /// and with `stride` 1 also every slot's code as a solve's working copy gets it, wasted slots
 /// included. Mill presets and Dara's default rules; returns the slots compared.
 pub fn check_derived(derived: &Path, codes: &[u16], stride: usize) -> u64 {
+    check_by_position(derived, codes, stride)
+}
+
+/// The table whose file is `file` (derived `.rtbp` or compressed `.rtbw`, the distances
+/// beside it) checked against a raw table's `codes` as [`check_derived`] does: by the solver's
+/// probe of each position, which searches where the table leaves a value to a search.
+pub fn check_by_position(file: &Path, codes: &[u16], stride: usize) -> u64 {
     use retro_engine::dara::{Dara, DaraProfile};
     use retro_engine::mill::{Mill, Profile, PRESETS};
     use retro_solver::dara::rules::DaraRules;
@@ -175,7 +182,7 @@ pub fn check_derived(derived: &Path, codes: &[u16], stride: usize) -> u64 {
         use retro_solver::sectors::index::BoardIndex;
         let idx = BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize);
         assert_eq!(idx.size(), codes.len() as u64);
-        if stride == 1 {
+        if stride == 1 && db.table(k).unwrap().0.is_derived() {
             let got = retro_solver::sectors::derive::derived_codes(db, k).unwrap();
             assert!(
                 got == codes,
@@ -201,9 +208,12 @@ pub fn check_derived(derived: &Path, codes: &[u16], stride: usize) -> u64 {
         n
     }
     // SAFETY: as for `open_table`.
-    let t = unsafe { retro_tables::derived_table::DerivedTable::open(derived) }.unwrap();
-    let h = t.header.clone();
-    let root = derived.parent().unwrap().parent().unwrap();
+    let t = unsafe { retro_tables::any_table::AnyTable::open(&file.with_extension("rtb")) }
+        .unwrap()
+        .expect("a table");
+    let h = t.header().clone();
+    drop(t);
+    let root = file.parent().unwrap().parent().unwrap();
     if h.game == retro_tables::GAME_MILL {
         let p = PRESETS
             .iter()

@@ -6,8 +6,10 @@
 //! reads them through working copies.
 
 use retro_tables::compressed_table::CompressedTable;
-use retro_tables::value::Value;
-use retro_tests::{check_derived, open_compressed, open_table, retro, stderr, stdout};
+use retro_tables::value::{Value, Wdl};
+use retro_tests::{
+    check_by_position, check_derived, open_compressed, open_table, retro, stderr, stdout,
+};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -39,7 +41,9 @@ fn raw_codes(dir: &Path) -> BTreeMap<PathBuf, Vec<u16>> {
         .collect()
 }
 
-/// Compares every slot holding a position; returns the slots compared.
+/// Compares every slot holding a position; returns the slots compared. A win whose distance
+/// the table leaves to a search (`Win(0)`) is only checked to be a win here (see
+/// [`check_by_position`]).
 fn compare(t: &CompressedTable, codes: &[u16], distances: bool) -> u64 {
     let mut n = 0;
     for b in 0..t.blocks() {
@@ -48,7 +52,13 @@ fn compare(t: &CompressedTable, codes: &[u16], distances: bool) -> u64 {
             let Some(want) = Value::decode(codes[slot]) else {
                 continue;
             };
-            if distances {
+            if distances && got == Value::Win(0) {
+                assert!(t.searches_wins() && want.wdl() == Wdl::Win, "slot {slot}");
+                assert!(matches!(
+                    t.value(slot as u64),
+                    Err(retro_tables::TableError::Searched(..))
+                ));
+            } else if distances {
                 assert_eq!(got, want, "slot {slot}");
                 if slot.is_multiple_of(61) {
                     // The single-slot probe agrees with the block decode.
@@ -190,7 +200,7 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
     );
 
     let mut slots = 0;
-    let mut derived = Vec::new();
+    let (mut derived, mut searched) = (Vec::new(), Vec::new());
     for (stem, codes) in &raw {
         let p = stem.with_extension("rtbp");
         if p.exists() {
@@ -204,6 +214,11 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
         let (wdl, dtm) = (stem.with_extension("rtbw"), stem.with_extension("rtbd"));
         let t = open_compressed(&wdl, Some(&dtm)).unwrap();
         slots += compare(&t, codes, true);
+        if t.searches_wins() {
+            // Every slot by the solver's probe, which searches the searched wins.
+            check_by_position(&wdl, codes, 1);
+            searched.push(wdl);
+        }
     }
     eprintln!(
         "{slots} slots of {} tables decode to the raw values ({} derived)",
@@ -211,6 +226,13 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
         derived.len()
     );
     assert_eq!(report["derived"].as_u64(), Some(derived.len() as u64));
+    // The sectors of equal material leave wins to a search (Six Men's Morris and Dara both).
+    for game in ["mill-", "dara-"] {
+        assert!(
+            searched.iter().any(|p| p.to_string_lossy().contains(game)),
+            "{game}: {searched:?}"
+        );
+    }
     for game in ["mill-", "dara-"] {
         let n = |v: &[PathBuf]| {
             v.iter()
@@ -381,6 +403,15 @@ fn damaged_compressed_tables_are_errors_never_values() {
         }
         std::fs::write(path, &good[which]).unwrap();
     }
+    // 3v3 leaves wins to a search: its distance file is of encoding 7, whose win entries are
+    // h + 1. Relabelled as encoding 5 it would read them as h: the header checksum refuses it.
+    let mut relabelled = good[1].clone();
+    assert_eq!(relabelled[20..24], 7u32.to_le_bytes());
+    relabelled[20..24].copy_from_slice(&5u32.to_le_bytes());
+    std::fs::write(&dtm, &relabelled).unwrap();
+    let e = open_compressed(&wdl, Some(&dtm)).err().expect("refused");
+    assert!(e.to_string().contains("sector_3_3_0_0"), "{e}");
+    std::fs::write(&dtm, &good[1]).unwrap();
     let v = retro(&["verify", "--dir", d], None);
     assert!(v.status.success(), "{}", stdout(&v));
     eprintln!(

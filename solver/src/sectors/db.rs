@@ -7,7 +7,7 @@ use crate::sectors::rules::SectorRules;
 use retro_tables::any_table::AnyTable;
 pub use retro_tables::location::fingerprint_hash;
 use retro_tables::location::{profile_folder, sector_file};
-use retro_tables::value::MAX_STORED_DISTANCE;
+use retro_tables::value::{Stored, MAX_STORED_DISTANCE};
 use retro_tables::{SectorKey, TableError, Value, Wdl};
 use std::collections::HashMap;
 use std::fmt;
@@ -232,13 +232,17 @@ impl<R: SectorRules> Db<R> {
 
     /// The value of a folded position (side to move first).
     pub fn value_folded(&self, f: &Folded) -> Result<Value, ProbeError> {
-        self.probe_folded(
+        let stored = self.probe_folded(
             f,
-            Value::Loss(0),
-            Value::Win(0),
-            AnyTable::value,
-            Self::value_by_search,
-        )
+            Stored::Value(Value::Loss(0)),
+            Stored::Value(Value::Win(0)),
+            AnyTable::probe,
+            |db, f| db.value_by_search(f).map(Stored::Value),
+        )?;
+        match stored {
+            Stored::Value(v) => Ok(v),
+            Stored::SearchedWin => self.searched_win(f),
+        }
     }
 
     /// Reads a folded position's slot with `read`, or asks `search` for a derived sector's;

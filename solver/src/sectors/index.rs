@@ -504,12 +504,12 @@ impl BoardIndex {
         }
     }
 
-    /// Whether only the identity maps this set of the side to move's stones (`own_count()`
-    /// points) onto itself.
+    /// Whether only the identity maps the own stones of slot `slot`'s class onto themselves
+    /// (a small table indexed by class, where a lookup by the stones' rank would miss the
+    /// cache: the retrograde step asks it of every child it takes).
     #[inline]
-    pub fn own_set_asymmetric(&self, own: Bits) -> bool {
-        let cs = self.classes.class_sym[rank_set(own) as usize];
-        self.classes.stabiliser[(cs >> 4) as usize] == 1
+    pub fn slot_own_asymmetric(&self, slot: u64) -> bool {
+        self.classes.stabiliser[(slot / self.per_class) as usize] == 1
     }
 
     /// Number of symmetry classes of the opponent's stone sets (the units of

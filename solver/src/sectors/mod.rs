@@ -9,5 +9,6 @@ pub mod prefetch;
 pub mod resources;
 pub mod retro;
 pub mod rules;
+pub mod searched;
 pub mod sector;
 pub mod solve;

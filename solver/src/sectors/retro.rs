@@ -274,7 +274,7 @@ pub fn solve_unit<R: SectorRules>(
                         }
                         // Two un-moves reach the same parent up to symmetry only through a
                         // symmetry fixing the child's own stones (the parent's opponent stones).
-                        let symmetric = !part.idx.own_set_asymmetric(own);
+                        let symmetric = !part.idx.slot_own_asymmetric(slot);
                         groups.push((start, pending_parents.len(), symmetric));
                     }
                     work.clear();

@@ -2,8 +2,10 @@
 
 use crate::sectors::db::{Db, ProbeError};
 use crate::sectors::derive::{derivable, derive_raw, derived_codes};
+use crate::sectors::folded::Folded;
 use crate::sectors::retro::{count, solve_unit, Counts, Progress};
 use crate::sectors::rules::SectorRules;
+use crate::sectors::searched::searched_wins;
 use crate::sectors::sector::{plan, SectorKey};
 use rayon::prelude::*;
 use retro_tables::any_table::AnyTable;
@@ -83,8 +85,9 @@ pub struct SolveOptions {
     /// Compress each sector's table (`.rtbw` + `.rtbd`) as soon as no unit left to solve reads
     /// it, so that raw tables live only while they are needed.
     pub compress: Option<Params>,
-    /// When compressing, keep the values of derivable sectors too (compressed), instead of
-    /// leaving them to a one-ply search ([`crate::sectors::derive`]).
+    /// When compressing, keep the values of derivable sectors too (compressed), and every
+    /// win's distance, instead of leaving them to a one-ply search ([`crate::sectors::derive`],
+    /// [`crate::sectors::searched`]).
     pub keep_derivable: bool,
 }
 
@@ -214,6 +217,11 @@ pub fn solve_with<R: SectorRules>(
             let Some(params) = options.compress else {
                 continue;
             };
+            let searched = if options.keep_derivable {
+                None
+            } else {
+                searched_wins(db, k).map_err(SolveError::Probe)?
+            };
             db.forget(k);
             let r = if !options.keep_derivable && derivable(&db.rules, k) {
                 // SAFETY: the solve holds the folder's lock; its tables are replaced by rename.
@@ -225,7 +233,8 @@ pub fn solve_with<R: SectorRules>(
                 }
             } else {
                 // SAFETY: as above.
-                unsafe { replace_raw(&path, params, false, false) }.map_err(SolveError::Table)?
+                unsafe { replace_raw(&path, params, false, false, searched.as_ref()) }
+                    .map_err(SolveError::Table)?
             };
             observer.compressed(k, &r);
         }
@@ -356,17 +365,29 @@ fn restore_raw<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<bool, SolveEr
     let blocks: Vec<Vec<u16>> = (0..c.blocks())
         .into_par_iter()
         .map(|b| {
-            let mut codes: Vec<u16> = c.block_values(b)?.into_iter().map(Value::encode).collect();
+            let values = c.block_values(b)?;
+            let mut codes: Vec<u16> = values.iter().map(|v| v.encode()).collect();
             let lo = b * per;
+            let mut err = None;
             idx.for_each(lo, lo + codes.len() as u64, |slot, pos| {
-                if pos.is_none_or(|(own, opp)| !db.rules.valid(own, opp)) {
-                    codes[(slot - lo) as usize] = WASTED;
+                let i = (slot - lo) as usize;
+                match pos {
+                    Some((own, opp)) if db.rules.valid(own, opp) => {
+                        // A searched win (`Win(0)`): its distance by search, as a probe gets it.
+                        if values[i] == Value::Win(0) && c.searches_wins() && err.is_none() {
+                            match db.searched_win(&Folded::in_sector(k, own, opp)) {
+                                Ok(v) => codes[i] = v.encode(),
+                                Err(e) => err = Some(e),
+                            }
+                        }
+                    }
+                    _ => codes[i] = WASTED,
                 }
             });
-            Ok(codes)
+            err.map_or(Ok(codes), Err)
         })
-        .collect::<Result<_, TableError>>()
-        .map_err(SolveError::Table)?;
+        .collect::<Result<_, ProbeError>>()
+        .map_err(SolveError::Probe)?;
     let codes = blocks.concat();
     let h = Header::from_values(db.rules.game_id(), db.fingerprint(), k, &codes);
     if h != c.header {

@@ -1,0 +1,259 @@
+//! Searched wins: a compressed table may leave the distance of a win to a one-ply search, as a
+//! derived sector leaves all of its values. A win in `d` plies has a move to a loss in `d - 1`
+//! for the opponent, and none to a quicker loss. In a sector whose two sides have equal
+//! material, the moves that capture nothing lead to a sector with equal material again, which
+//! keeps its values; so when such a move reaches the win's distance, the distance is 1 + the
+//! least distance among the losing moves into sectors that keep their values
+//! (not derivable), found from their tables without a second ply. Those wins' entries become
+//! 0 in the distance file (encoding 7, whose other wins' entries are `h + 1`), which
+//! compresses far better than the distances did: 6_6_0_0's distance file takes half the room.
+
+use crate::sectors::children::Children;
+use crate::sectors::db::{Db, ProbeError};
+use crate::sectors::derive::derivable;
+use crate::sectors::folded::Folded;
+use crate::sectors::index::BoardIndex;
+use crate::sectors::rules::SectorRules;
+use retro_tables::any_table::AnyTable;
+use retro_tables::compressed_table::SearchedWins;
+use retro_tables::value::Stored;
+use retro_tables::{SectorKey, TableError, Value, Wdl};
+use std::sync::Arc;
+
+/// A table opened through the `Db`, with its index.
+type Open = Arc<(AnyTable, BoardIndex)>;
+
+/// Whether sector `k`'s wins may be searched: its sides have equal material (stones on the
+/// board and in hand), so most moves lead to a sector that keeps its values.
+pub fn searchable<R: SectorRules>(rules: &R, k: SectorKey) -> bool {
+    k.w as u32 + k.wf as u32 == k.b as u32 + k.bf as u32 && !derivable(rules, k)
+}
+
+/// The wins among slots `lo..hi` of sector `k` (table `t`, index `idx`) whose distance is 1 +
+/// the least distance among their losing moves into tables that keep values: one bit a slot
+/// from `lo`.
+fn chosen_in<R: SectorRules>(
+    db: &Db<R>,
+    k: SectorKey,
+    t: &(AnyTable, BoardIndex),
+    idx: &BoardIndex,
+    lo: u64,
+    hi: u64,
+) -> Result<Vec<u64>, ProbeError> {
+    let mut tables: Vec<(SectorKey, Option<Open>)> = Vec::new();
+    let mut wins: Vec<(u64, u16)> = Vec::new();
+    // One entry a move into a table that keeps values: the table (8 bits), the slot in it (36
+    // bits) and the win (20 bits), packed so that they sort by table, then slot.
+    let mut reads: Vec<u64> = Vec::new();
+    debug_assert!(hi - lo <= 1 << 20);
+    let mut ch = Children::default();
+    let mut err = None;
+    idx.for_each(lo, hi, |slot, pos| {
+        let Some((own, opp)) = pos else { return };
+        if err.is_some() {
+            return;
+        }
+        let d = match t.0.value(slot) {
+            Ok(Some(Value::Win(d))) if d > 1 => d,
+            Ok(_) => return,
+            Err(e) => return err = Some(e.into()),
+        };
+        ch.list.clear();
+        ch.again.clear();
+        ch.forced.clear();
+        ch.wins_now = false;
+        db.rules.children(&Folded::in_sector(k, own, opp), &mut ch);
+        if ch.wins_now || !ch.forced.is_empty() || !ch.again.is_empty() {
+            return;
+        }
+        let w = wins.len() as u32;
+        wins.push((slot, d));
+        for c in &ch.list {
+            let ck = c.key();
+            let i = match tables.iter().position(|(tk, _)| *tk == ck) {
+                Some(i) => i,
+                None => {
+                    let open = match derivable(&db.rules, ck) {
+                        true => None,
+                        false => match db.table(ck) {
+                            Ok(o) => Some(o),
+                            Err(e) => return err = Some(e),
+                        },
+                    };
+                    tables.push((ck, open));
+                    tables.len() - 1
+                }
+            };
+            if let Some(o) = &tables[i].1 {
+                let slot = o.1.index(c.own, c.opp);
+                debug_assert!(i < 256 && slot < 1 << 36);
+                reads.push((i as u64) << 56 | slot << 20 | w as u64);
+            }
+        }
+    });
+    if let Some(e) = err {
+        return Err(e);
+    }
+    reads.sort_unstable();
+    let mut best = vec![u16::MAX; wins.len()];
+    for &r in &reads {
+        let (i, slot, w) = (r >> 56, (r >> 20) & ((1 << 36) - 1), r & ((1 << 20) - 1));
+        let (ck, o) = (
+            &tables[i as usize].0,
+            tables[i as usize].1.as_ref().expect("kept"),
+        );
+        let corrupt = |m: &str| -> ProbeError {
+            TableError::Corrupt(db.path(*ck), format!("slot {slot}: {m}")).into()
+        };
+        match o.0.wdl(slot)? {
+            Some(Wdl::Loss) => {}
+            Some(_) => continue,
+            None => return Err(corrupt("holds no value")),
+        }
+        match o.0.probe(slot)? {
+            Some(Stored::Value(Value::Loss(d))) => {
+                let b = &mut best[w as usize];
+                *b = (*b).min(d + 1);
+            }
+            _ => return Err(corrupt("win/draw/loss and distance probes disagree")),
+        }
+    }
+    let mut bits = vec![0u64; (hi - lo).div_ceil(64) as usize];
+    for (&(slot, d), &b) in wins.iter().zip(&best) {
+        if b == d {
+            let i = (slot - lo) as usize;
+            bits[i / 64] |= 1 << (i % 64);
+        }
+    }
+    Ok(bits)
+}
+
+/// Slots whose positions are checked by search after the searched wins are chosen.
+pub const SEARCH_CHECKS: usize = 4096;
+
+impl<R: SectorRules> Db<R> {
+    /// 1 + the least distance among the moves of `f` that lose for the opponent and lead to
+    /// a sector that keeps its values, with `ch` holding `f`'s moves (`None` when there is no
+    /// such move, or when a move is followed by forced or repeated plies).
+    fn least_kept_loss(&self, ch: &Children) -> Result<Option<u16>, ProbeError> {
+        if ch.wins_now {
+            return Ok(Some(1));
+        }
+        if !ch.forced.is_empty() || !ch.again.is_empty() {
+            return Ok(None);
+        }
+        let mut best: Option<u16> = None;
+        // The moves lead to a few sectors: whether each is derivable, and its table, are
+        // looked up once.
+        let mut seen: Vec<(SectorKey, Option<Open>)> = Vec::new();
+        for c in &ch.list {
+            let k = c.key();
+            let t = match seen.iter().find(|(sk, _)| *sk == k) {
+                Some((_, t)) => t.clone(),
+                None => {
+                    let t = match derivable(&self.rules, k) {
+                        true => None,
+                        false => Some(self.table(k)?),
+                    };
+                    seen.push((k, t.clone()));
+                    t
+                }
+            };
+            let Some(t) = t else { continue };
+            // Neither side is short of stones here (that is `wins_now`), so the slot is read.
+            let slot = t.1.index(c.own, c.opp);
+            let corrupt = |m: &str| -> ProbeError {
+                TableError::Corrupt(self.path(k), format!("slot {slot}: {m}")).into()
+            };
+            match t.0.wdl(slot)? {
+                Some(Wdl::Loss) => {}
+                Some(_) => continue,
+                None => return Err(corrupt("holds no value")),
+            }
+            match t.0.probe(slot)? {
+                Some(Stored::Value(Value::Loss(d))) => {
+                    best = Some(best.map_or(d + 1, |b| b.min(d + 1)))
+                }
+                _ => return Err(corrupt("win/draw/loss and distance probes disagree")),
+            }
+        }
+        Ok(best)
+    }
+
+    /// The value of a position whose table says it is a win with a searched distance.
+    pub(crate) fn searched_win(&self, f: &Folded) -> Result<Value, ProbeError> {
+        let mut ch = Children::default();
+        self.rules.children(f, &mut ch);
+        match self.least_kept_loss(&ch)? {
+            Some(d) => Ok(Value::Win(d)),
+            None => Err(TableError::Corrupt(
+                self.path(f.key()),
+                "a win whose distance is searched has no losing move into a table that keeps \
+                 its values"
+                    .into(),
+            )
+            .into()),
+        }
+    }
+}
+
+/// The wins of sector `k` whose distance a search gives (see the module), from its raw table
+/// and the tables its moves lead to (all in `db`); `None` when the sector's wins are not to be
+/// searched. A sample of the chosen ones is then searched as a reader would and compared with
+/// the raw table: a disagreement is an error.
+pub fn searched_wins<R: SectorRules>(
+    db: &Db<R>,
+    k: SectorKey,
+) -> Result<Option<SearchedWins>, ProbeError> {
+    use rayon::prelude::*;
+    if !searchable(&db.rules, k) {
+        return Ok(None);
+    }
+    // The losses the search reads need their distances (not `--wdl-only` tables).
+    for s in db.rules.successors(k) {
+        if !derivable(&db.rules, s) && !db.table(s)?.0.has_distances() {
+            return Ok(None);
+        }
+    }
+    let t = db.table(k)?;
+    let idx = BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize);
+    let n = idx.size();
+    // Chunks of CHUNK slots, one thread each. The moves of a chunk's wins are read from their
+    // tables in slot order: they are scattered over those tables, and sorted they are read
+    // about as fast as a scan.
+    const CHUNK: u64 = 1 << 20;
+    let parts: Vec<Vec<u64>> = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let lo = c * CHUNK;
+            let hi = (lo + CHUNK).min(n);
+            chosen_in(db, k, &t, &idx, lo, hi)
+        })
+        .collect::<Result<_, ProbeError>>()?;
+    let bits: Vec<u64> = parts.concat();
+    let total: u64 = bits.iter().map(|w| w.count_ones() as u64).sum();
+    let step = (total / SEARCH_CHECKS as u64).max(1);
+    let mut seen = 0u64;
+    for (w, &word) in bits.iter().enumerate() {
+        let mut x = word;
+        while x != 0 {
+            let slot = 64 * w as u64 + x.trailing_zeros() as u64;
+            x &= x - 1;
+            seen += 1;
+            if !(seen - 1).is_multiple_of(step) {
+                continue;
+            }
+            let (own, opp) = idx.unindex(slot).expect("a chosen slot holds a position");
+            let searched = db.searched_win(&Folded::in_sector(k, own, opp))?;
+            let stored = t.0.value(slot)?;
+            if stored != Some(searched) {
+                return Err(TableError::Mismatch(
+                    db.path(k),
+                    format!("slot {slot} holds {stored:?}, the search gives {searched:?}"),
+                )
+                .into());
+            }
+        }
+    }
+    Ok(Some(SearchedWins { bits }))
+}
