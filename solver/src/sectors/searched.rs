@@ -94,7 +94,7 @@ fn chosen_in<R: SectorRules>(
     if let Some(e) = err {
         return Err(e);
     }
-    reads.sort_unstable();
+    let reads = by_region(&reads, &tables);
     let mut best = vec![u16::MAX; wins.len()];
     for &r in &reads {
         let (i, slot, w) = (r >> 56, (r >> 20) & ((1 << 36) - 1), r & ((1 << 20) - 1));
@@ -105,12 +105,18 @@ fn chosen_in<R: SectorRules>(
         let corrupt = |m: &str| -> ProbeError {
             TableError::Corrupt(db.path(*ck), format!("slot {slot}: {m}")).into()
         };
-        match o.0.wdl(slot)? {
-            Some(Wdl::Loss) => {}
-            Some(_) => continue,
-            None => return Err(corrupt("holds no value")),
+        // A raw table gives the value in one read; a compressed one decodes the distance
+        // block only for a loss.
+        if !matches!(o.0, AnyTable::Raw(_)) {
+            match o.0.wdl(slot)? {
+                Some(Wdl::Loss) => {}
+                Some(_) => continue,
+                None => return Err(corrupt("holds no value")),
+            }
         }
         match o.0.probe(slot)? {
+            Some(Stored::Value(Value::Win(_) | Value::Draw)) if matches!(o.0, AnyTable::Raw(_)) => {
+            }
             Some(Stored::Value(Value::Loss(d))) => {
                 let b = &mut best[w as usize];
                 *b = (*b).min(d + 1);
@@ -126,6 +132,37 @@ fn chosen_in<R: SectorRules>(
         }
     }
     Ok(bits)
+}
+
+/// Slots of a region the reads of [`chosen_in`] are grouped by (32 KiB of a raw table).
+const REGION_BITS: u32 = 14;
+
+/// The packed reads of [`chosen_in`] grouped by table, then by region of 2^14 slots, in that
+/// order (a counting sort: two passes, where sorting took a fifth of the search).
+fn by_region(reads: &[u64], tables: &[(SectorKey, Option<Open>)]) -> Vec<u64> {
+    let mut base = vec![0usize; tables.len() + 1];
+    for (i, (_, t)) in tables.iter().enumerate() {
+        let regions = t
+            .as_ref()
+            .map_or(0, |t| (t.1.size() >> REGION_BITS) as usize + 1);
+        base[i + 1] = base[i] + regions;
+    }
+    let bucket =
+        |r: u64| base[(r >> 56) as usize] + (((r >> 20) & ((1 << 36) - 1)) >> REGION_BITS) as usize;
+    let mut at = vec![0usize; base[tables.len()] + 1];
+    for &r in reads {
+        at[bucket(r) + 1] += 1;
+    }
+    for b in 1..at.len() {
+        at[b] += at[b - 1];
+    }
+    let mut out = vec![0u64; reads.len()];
+    for &r in reads {
+        let b = bucket(r);
+        out[at[b]] = r;
+        at[b] += 1;
+    }
+    out
 }
 
 /// Slots whose positions are checked by search after the searched wins are chosen.
