@@ -27,6 +27,8 @@ struct Bars {
     quiet: bool,
     overall: ProgressBar,
     unit: Mutex<Option<ProgressBar>>,
+    /// Tables compressed or derived, and the seconds that took.
+    compressed: Mutex<(u64, f64)>,
 }
 
 impl Bars {
@@ -47,6 +49,7 @@ impl Bars {
             quiet,
             overall,
             unit: Mutex::new(None),
+            compressed: Mutex::new((0, 0.0)),
         }
     }
 }
@@ -90,14 +93,22 @@ impl SolveObserver for Bars {
     fn rebuilding(&self, why: &ProbeError) {
         self.overall.suspend(|| eprintln!("rebuilding: {why}"));
     }
-    fn compressed(&self, key: SectorKey, r: &Replaced) {
+    fn compressed(&self, key: SectorKey, r: &Replaced, seconds: f64) {
+        {
+            let mut c = self.compressed.lock().expect("compress lock");
+            *c = (c.0 + 1, c.1 + seconds);
+        }
         if !self.quiet {
             self.overall.suspend(|| {
                 if r.wdl_bytes == 0 {
-                    eprintln!("derived {key}: {} bytes raw -> a header", r.raw_bytes)
+                    eprintln!(
+                        "derived {key}: {} bytes raw -> a header, {seconds:.1} s",
+                        r.raw_bytes
+                    )
                 } else {
                     eprintln!(
-                        "compressed {key}: {} bytes raw -> {} win/draw/loss + {} distances",
+                        "compressed {key}: {} bytes raw -> {} win/draw/loss + {} distances, \
+                         {seconds:.1} s",
                         r.raw_bytes, r.wdl_bytes, r.dtm_bytes
                     )
                 }
@@ -302,11 +313,13 @@ pub fn run_solve<R: SectorRules>(
         })
         .collect();
     let start_value = start_value()?;
+    let (compressed, compress_seconds) = *bars.compressed.lock().expect("compress lock");
     if as_json {
         println!(
             "{}",
             json!({"variant": label, "dir": db.folder.display().to_string(), "seconds": total,
-                   "sectors": rows, "start": start_value.map(|(_, j)| j)})
+                   "sectors": rows, "start": start_value.map(|(_, j)| j),
+                   "compressed": compressed, "compress_seconds": compress_seconds})
         );
         return Ok(());
     }
@@ -339,6 +352,9 @@ pub fn run_solve<R: SectorRules>(
         reports.len(),
         db.folder.display()
     );
+    if compressed > 0 {
+        println!("{compressed} tables compressed or derived in {compress_seconds:.1} s of it");
+    }
     if let Some((text, _)) = start_value {
         println!("start position: {text}");
     }

@@ -75,8 +75,9 @@ pub trait SolveObserver: Progress {
     fn sector_done(&self, report: &SectorReport);
     /// An existing table is rebuilt because it failed its checks (`why` names the file).
     fn rebuilding(&self, _why: &ProbeError) {}
-    /// A sector's raw table was replaced by compressed files (no unit left needs it raw).
-    fn compressed(&self, _key: SectorKey, _r: &Replaced) {}
+    /// A sector's raw table was replaced by compressed files (no unit left needs it raw), in
+    /// `seconds` (the search for searched wins included).
+    fn compressed(&self, _key: SectorKey, _r: &Replaced, _seconds: f64) {}
 }
 
 /// How a solve writes its tables.
@@ -217,6 +218,7 @@ pub fn solve_with<R: SectorRules>(
             let Some(params) = options.compress else {
                 continue;
             };
+            let t0 = Instant::now();
             let searched = if options.keep_derivable {
                 None
             } else {
@@ -236,7 +238,7 @@ pub fn solve_with<R: SectorRules>(
                 unsafe { replace_raw(&path, params, false, false, searched.as_ref()) }
                     .map_err(SolveError::Table)?
             };
-            observer.compressed(k, &r);
+            observer.compressed(k, &r, t0.elapsed().as_secs_f64());
         }
         Ok(())
     };
