@@ -87,7 +87,9 @@ impl AnyTable {
     }
 
     /// The value of a slot (`None` out of range, and for a wasted slot of a raw table; a
-    /// compressed table gives some value for a wasted slot: no position has one).
+    /// compressed table gives some value for a wasted slot: no position has one). A win whose
+    /// distance a compressed table leaves to a search is [`TableError::Searched`] (see
+    /// [`AnyTable::probe`]).
     #[inline]
     pub fn value(&self, slot: u64) -> Result<Option<Value>, TableError> {
         match self {
@@ -122,7 +124,8 @@ impl AnyTable {
         }
     }
 
-    /// The stored code of a slot (see [`AnyTable::value`]; the wasted code out of range).
+    /// The stored code of a slot (see [`AnyTable::value`], whose errors it shares; the wasted
+    /// code out of range).
     #[inline]
     pub fn code(&self, slot: u64) -> Result<u16, TableError> {
         match self {

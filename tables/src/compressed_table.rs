@@ -112,6 +112,9 @@ fn compress_codes(
     if codes.len() != n {
         return Err(bad("codes of another table"));
     }
+    if searched.is_some_and(|w| w.bits.len() != n.div_ceil(64)) {
+        return Err(bad("searched wins of another table"));
+    }
     let syms = symbols(codes, SYM_DRAW);
     let decoded = Decoded {
         wins: syms.iter().filter(|&&s| s == SYM_WIN).count() as u64,
@@ -261,7 +264,7 @@ pub unsafe fn replace_raw(
     }
     // SAFETY: as above; the files were just renamed into place.
     let c = unsafe { CompressedTable::open(&wdl, dtm_out) }?;
-    let searched = searched.filter(|_| c.searched_wins);
+    let searched = searched.filter(|_| c.searches_wins);
     c.verify_with(|slot, got| {
         same_value(&codes, raw_path, c.has_distances(), searched, slot, got)
     })?;
@@ -279,8 +282,7 @@ pub unsafe fn replace_raw(
 }
 
 /// Checks that a slot holding a position decodes to the raw table's value (only its
-/// win/draw/loss without distances; a searched win, `Win(0)`, only where `searched` has it or
-/// the win is in 1 ply).
+/// win/draw/loss without distances; a searched win, `Win(0)`, only where `searched` has it).
 fn same_value(
     codes: &[u16],
     raw_path: &Path,
@@ -319,7 +321,7 @@ pub struct CompressedTable {
     wdl: BlockFile,
     dtm: Option<BlockFile>,
     /// The distance file is of encoding 7: a win's entry 0 is searched.
-    searched_wins: bool,
+    searches_wins: bool,
 }
 
 /// Opens one block file of a compressed table.
@@ -376,14 +378,14 @@ impl CompressedTable {
         // SAFETY: the caller's promise, passed on.
         let (header, decoded, layout, m, _) = unsafe { open_part(wdl, &[ENCODING_WDL]) }?;
         let wdl_file = BlockFile::new(m, layout, (layout.block_slots as usize).div_ceil(4))?;
-        let mut searched_wins = false;
+        let mut searches_wins = false;
         let dtm = match dtm {
             None => None,
             Some(p) => {
                 // SAFETY: as above.
                 let (h, d, l, m, e) =
                     unsafe { open_part(p, &[ENCODING_DTM, ENCODING_DTM_SEARCHED]) }?;
-                searched_wins = e == ENCODING_DTM_SEARCHED;
+                searches_wins = e == ENCODING_DTM_SEARCHED;
                 if h != header || d != decoded {
                     return Err(TableError::Mismatch(
                         p.to_path_buf(),
@@ -404,7 +406,7 @@ impl CompressedTable {
             decoded,
             wdl: wdl_file,
             dtm,
-            searched_wins,
+            searches_wins,
         })
     }
 
@@ -477,7 +479,7 @@ impl CompressedTable {
 
     /// Whether some wins' distances are left to a one-ply search (encoding 7).
     pub fn searches_wins(&self) -> bool {
-        self.searched_wins
+        self.searches_wins
     }
 
     /// The value of a slot with its distance (`None` out of range; a wasted slot gives some
@@ -532,7 +534,7 @@ impl CompressedTable {
                 })
             })?,
         };
-        let half = match (sym, self.searched_wins) {
+        let half = match (sym, self.searches_wins) {
             (SYM_WIN, true) if half == 0 => return Ok(Some(Stored::SearchedWin)),
             (SYM_WIN, true) => half - 1,
             _ => half,
@@ -591,7 +593,7 @@ impl CompressedTable {
                         let h = *next.next().ok_or_else(|| {
                             corrupt(format!("block {db} holds too few distances"))
                         })?;
-                        match (x, self.searched_wins) {
+                        match (x, self.searches_wins) {
                             (SYM_WIN, true) if h == 0 => Value::Win(0),
                             (SYM_WIN, true) => self.decided(x, h - 1, || format!("block {db}"))?,
                             _ => self.decided(x, h, || format!("block {db}"))?,

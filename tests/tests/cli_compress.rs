@@ -525,4 +525,27 @@ fn solve_compress_writes_the_raw_values_compressed_and_resumes() {
         1,
         "a working copy is left"
     );
+    // 3v3 leaves wins to a search (encoding 7): a unit that reads it (3v4 captures into it)
+    // reads a working copy whose searched wins are found again, even without --compress.
+    let t = open_compressed(&first[0], Some(&first[0].with_extension("rtbd"))).unwrap();
+    assert!(t.searches_wins());
+    drop(t);
+    std::fs::remove_file(folder.join("sector_3_4_0_0.rtbp")).unwrap();
+    for ext in ["rtbw", "rtbd"] {
+        std::fs::remove_file(folder.join("sector_4_3_0_0").with_extension(ext)).unwrap();
+    }
+    let o = retro(
+        &["solve", "mill", "--max-stones", "4", "--dir", d, "-q"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    for s in ["sector_3_4_0_0", "sector_4_3_0_0"] {
+        let t = open_table(&folder.join(s).with_extension("rtb")).unwrap();
+        let want = &raw[&raw_dir.path().join(folder.file_name().unwrap()).join(s)];
+        assert!(t.codes().unwrap() == *want, "{s}");
+    }
+    assert!(
+        !folder.join("sector_3_3_0_0.rtb").exists(),
+        "the working copy is left"
+    );
 }

@@ -24,9 +24,10 @@ use std::sync::Arc;
 type Open = Arc<(AnyTable, BoardIndex)>;
 
 /// Whether sector `k`'s wins may be searched: its sides have equal material (stones on the
-/// board and in hand), so most moves lead to a sector that keeps its values.
-pub fn searchable<R: SectorRules>(rules: &R, k: SectorKey) -> bool {
-    k.w as u32 + k.wf as u32 == k.b as u32 + k.bf as u32 && !derivable(rules, k)
+/// board and in hand), so most moves lead to a sector that keeps its values (a sector of
+/// equal material is never derivable).
+pub fn searchable(k: SectorKey) -> bool {
+    k.w as u32 + k.wf as u32 == k.b as u32 + k.bf as u32
 }
 
 /// The wins among slots `lo..hi` of sector `k` (table `t`, index `idx`) whose distance is 1 +
@@ -45,7 +46,7 @@ fn chosen_in<R: SectorRules>(
     // One entry a move into a table that keeps values: the table (8 bits), the slot in it (36
     // bits) and the win (20 bits), packed so that they sort by table, then slot.
     let mut reads: Vec<u64> = Vec::new();
-    debug_assert!(hi - lo <= 1 << 20);
+    assert!(hi - lo <= 1 << 20, "a chunk's wins are numbered in 20 bits");
     let mut ch = Children::default();
     let mut err = None;
     idx.for_each(lo, hi, |slot, pos| {
@@ -86,7 +87,10 @@ fn chosen_in<R: SectorRules>(
             };
             if let Some(o) = &tables[i].1 {
                 let slot = o.1.index(c.own, c.opp);
-                debug_assert!(i < 256 && slot < 1 << 36);
+                if i >= 256 || slot >= 1 << 36 {
+                    let m = format!("move to slot {slot} of table {i}: too many to search");
+                    return err = Some(TableError::Mismatch(db.path(k), m).into());
+                }
                 reads.push((i as u64) << 56 | slot << 20 | w as u64);
             }
         }
@@ -121,6 +125,7 @@ fn chosen_in<R: SectorRules>(
                 let b = &mut best[w as usize];
                 *b = (*b).min(d + 1);
             }
+            None => return Err(corrupt("holds no value")),
             _ => return Err(corrupt("win/draw/loss and distance probes disagree")),
         }
     }
@@ -165,14 +170,21 @@ fn by_region(reads: &[u64], tables: &[(SectorKey, Option<Open>)]) -> Vec<u64> {
     out
 }
 
-/// Slots whose positions are checked by search after the searched wins are chosen.
+/// How many of the chosen wins are searched again as a reader would, and compared with the
+/// raw table, after the choice (each was chosen by equality with its raw distance already).
 pub const SEARCH_CHECKS: usize = 4096;
 
 impl<R: SectorRules> Db<R> {
-    /// 1 + the least distance among the moves of `f` that lose for the opponent and lead to
-    /// a sector that keeps its values, with `ch` holding `f`'s moves (`None` when there is no
-    /// such move, or when a move is followed by forced or repeated plies).
-    fn least_kept_loss(&self, ch: &Children) -> Result<Option<u16>, ProbeError> {
+    /// 1 + the least distance among the moves in `ch` that lose for the opponent and lead to
+    /// a sector that keeps its values: 1 when a move leaves the opponent too few stones, `None`
+    /// when there is no such move or when some move lets the same side move again or forces
+    /// plies (the writer searches no such win). A move for which `local` gives a value (`None`
+    /// inside: no position) is not read from the tables.
+    fn least_kept_loss(
+        &self,
+        ch: &Children,
+        local: &dyn Fn(&Folded) -> Option<Option<Value>>,
+    ) -> Result<Option<u16>, ProbeError> {
         if ch.wins_now {
             return Ok(Some(1));
         }
@@ -202,36 +214,96 @@ impl<R: SectorRules> Db<R> {
             let corrupt = |m: &str| -> ProbeError {
                 TableError::Corrupt(self.path(k), format!("slot {slot}: {m}")).into()
             };
-            match t.0.wdl(slot)? {
-                Some(Wdl::Loss) => {}
-                Some(_) => continue,
-                None => return Err(corrupt("holds no value")),
-            }
-            match t.0.probe(slot)? {
-                Some(Stored::Value(Value::Loss(d))) => {
-                    best = Some(best.map_or(d + 1, |b| b.min(d + 1)))
+            let value = match local(c) {
+                Some(v) => v,
+                None => {
+                    match t.0.wdl(slot)? {
+                        Some(Wdl::Loss) => {}
+                        Some(_) => continue,
+                        None => return Err(corrupt("holds no value")),
+                    }
+                    match t.0.probe(slot)? {
+                        Some(Stored::Value(v)) => Some(v),
+                        _ => return Err(corrupt("win/draw/loss and distance probes disagree")),
+                    }
                 }
-                _ => return Err(corrupt("win/draw/loss and distance probes disagree")),
+            };
+            match value {
+                Some(Value::Loss(d)) => best = Some(best.map_or(d + 1, |b| b.min(d + 1))),
+                Some(_) => {}
+                None => return Err(corrupt("holds no value")),
             }
         }
         Ok(best)
     }
 
-    /// The value of a position whose table says it is a win with a searched distance.
+    /// The value of a position whose table says it is a win with a searched distance (checked
+    /// against the table's longest win).
     pub(crate) fn searched_win(&self, f: &Folded) -> Result<Value, ProbeError> {
+        self.searched_win_with(f, &|_| None)
+    }
+
+    /// [`Db::searched_win`], with the moves for which `local` gives a value read from it.
+    fn searched_win_with(
+        &self,
+        f: &Folded,
+        local: &dyn Fn(&Folded) -> Option<Option<Value>>,
+    ) -> Result<Value, ProbeError> {
         let mut ch = Children::default();
         self.rules.children(f, &mut ch);
-        match self.least_kept_loss(&ch)? {
-            Some(d) => Ok(Value::Win(d)),
-            None => Err(TableError::Corrupt(
+        let longest = self.table(f.key())?.0.header().longest_win;
+        match self.least_kept_loss(&ch, local)? {
+            Some(d) if d > 1 && d <= longest => Ok(Value::Win(d)),
+            found => Err(TableError::Corrupt(
                 self.path(f.key()),
-                "a win whose distance is searched has no losing move into a table that keeps \
-                 its values"
-                    .into(),
+                format!(
+                    "a win whose distance is searched finds {found:?} plies by its moves into \
+                     tables that keep values (the header's longest win is {longest}): those \
+                     tables are not the ones it was compressed beside"
+                ),
             )
             .into()),
         }
     }
+}
+
+/// Gives each searched win of sector `k` (its slots `searched`, whose codes in `codes` say
+/// only "win") the value a probe finds, reading the moves that stay in `k` from `codes` (a raw
+/// working copy of a compressed table in the making) and the others from `db`.
+pub(crate) fn resolve_searched<R: SectorRules>(
+    db: &Db<R>,
+    k: SectorKey,
+    codes: &mut [u16],
+    searched: &[u64],
+) -> Result<(), ProbeError> {
+    use rayon::prelude::*;
+    if searched.is_empty() {
+        return Ok(());
+    }
+    let idx = BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize);
+    let found: Vec<Vec<u16>> = {
+        let codes: &[u16] = codes;
+        let local = |c: &Folded| -> Option<Option<Value>> {
+            (c.key() == k).then(|| Value::decode(codes[idx.index(c.own, c.opp) as usize]))
+        };
+        searched
+            .par_chunks(1 << 12)
+            .map(|part| {
+                part.iter()
+                    .map(|&slot| {
+                        let (own, opp) =
+                            idx.unindex(slot).expect("a searched slot holds a position");
+                        let f = Folded::in_sector(k, own, opp);
+                        Ok(db.searched_win_with(&f, &local)?.encode())
+                    })
+                    .collect::<Result<Vec<u16>, ProbeError>>()
+            })
+            .collect::<Result<_, _>>()?
+    };
+    for (&slot, code) in searched.iter().zip(found.into_iter().flatten()) {
+        codes[slot as usize] = code;
+    }
+    Ok(())
 }
 
 /// The wins of sector `k` whose distance a search gives (see the module), from its raw table
@@ -243,7 +315,7 @@ pub fn searched_wins<R: SectorRules>(
     k: SectorKey,
 ) -> Result<Option<SearchedWins>, ProbeError> {
     use rayon::prelude::*;
-    if !searchable(&db.rules, k) {
+    if !searchable(k) {
         return Ok(None);
     }
     // The losses the search reads need their distances (not `--wdl-only` tables).

@@ -2,10 +2,9 @@
 
 use crate::sectors::db::{Db, ProbeError};
 use crate::sectors::derive::{derivable, derive_raw, derived_codes};
-use crate::sectors::folded::Folded;
 use crate::sectors::retro::{count, solve_unit, Counts, Progress};
 use crate::sectors::rules::SectorRules;
-use crate::sectors::searched::searched_wins;
+use crate::sectors::searched::{resolve_searched, searched_wins};
 use crate::sectors::sector::{plan, SectorKey};
 use rayon::prelude::*;
 use retro_tables::any_table::AnyTable;
@@ -305,8 +304,16 @@ pub fn solve_with<R: SectorRules>(
             if db.path(c).exists() || !db.has_table(c) {
                 continue;
             }
-            let derived = db.table(c).is_ok_and(|t| t.0.is_derived());
-            if (options.compress.is_some() || derived) && restore_raw(db, c)? {
+            // Derived tables and those that leave wins to a search have values a unit's table
+            // lookups cannot read: they are always read through a working copy.
+            let searched = |t: &AnyTable| match t {
+                AnyTable::Compressed(c) => c.searches_wins(),
+                _ => false,
+            };
+            let by_search = db
+                .table(c)
+                .is_ok_and(|t| t.0.is_derived() || searched(&t.0));
+            if (options.compress.is_some() || by_search) && restore_raw(db, c)? {
                 restored.lock().expect("restored lock").insert(c);
             }
         }
@@ -364,35 +371,47 @@ fn restore_raw<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<bool, SolveEr
         return Ok(false);
     }
     let per = c.block_slots();
-    let blocks: Vec<Vec<u16>> = (0..c.blocks())
+    // Each block's codes, and the slots of its searched wins (`Win(0)`), found next.
+    let blocks: Vec<(Vec<u16>, Vec<u64>)> = (0..c.blocks())
         .into_par_iter()
         .map(|b| {
             let values = c.block_values(b)?;
             let mut codes: Vec<u16> = values.iter().map(|v| v.encode()).collect();
+            let mut searched = Vec::new();
             let lo = b * per;
-            let mut err = None;
             idx.for_each(lo, lo + codes.len() as u64, |slot, pos| {
                 let i = (slot - lo) as usize;
                 match pos {
                     Some((own, opp)) if db.rules.valid(own, opp) => {
-                        // A searched win (`Win(0)`): its distance by search, as a probe gets it.
-                        if values[i] == Value::Win(0) && c.searches_wins() && err.is_none() {
-                            match db.searched_win(&Folded::in_sector(k, own, opp)) {
-                                Ok(v) => codes[i] = v.encode(),
-                                Err(e) => err = Some(e),
-                            }
+                        if values[i] == Value::Win(0) && c.searches_wins() {
+                            searched.push(slot);
                         }
                     }
                     _ => codes[i] = WASTED,
                 }
             });
-            err.map_or(Ok(codes), Err)
+            Ok((codes, searched))
         })
-        .collect::<Result<_, ProbeError>>()
-        .map_err(SolveError::Probe)?;
-    let codes = blocks.concat();
+        .collect::<Result<_, TableError>>()
+        .map_err(SolveError::Table)?;
+    let searched: Vec<u64> = blocks.iter().flat_map(|(_, s)| s.iter().copied()).collect();
+    let mut codes: Vec<u16> = Vec::with_capacity(c.header.slots as usize);
+    for (part, _) in blocks {
+        codes.extend_from_slice(&part);
+    }
+    // A searched win's distance by search, as a probe gets it (its moves within the sector
+    // read from the codes at hand).
+    resolve_searched(db, k, &mut codes, &searched).map_err(SolveError::Probe)?;
     let h = Header::from_values(db.rules.game_id(), db.fingerprint(), k, &codes);
     if h != c.header {
+        if c.searches_wins() {
+            return Err(SolveError::Table(TableError::Corrupt(
+                db.path(k).with_extension("rtbd"),
+                "its searched wins and the tables their moves lead to give other counts than \
+                 its header: those tables are not the ones it was compressed beside"
+                    .into(),
+            )));
+        }
         return Ok(false);
     }
     sector_table::write(&db.path(k), &h, &codes).map_err(SolveError::Table)?;
