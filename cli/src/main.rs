@@ -37,7 +37,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Solve(a) => solve::run(&a),
         Command::Analyse(a) => analyse::run(&a),
         Command::Play(a) => play::run(&a),
-        Command::Verify(a) => verify::run(&a.dir, a.json),
+        Command::Verify(a) => verify::run(&a.dir, a.json, a.upgrade),
         Command::Bench(a) => bench::bench(!a.no_bulk, a.threads, a.json),
         Command::Compress(a) => compress::run(&a),
         Command::Sample(a) => sample::run(&a),

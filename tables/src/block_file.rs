@@ -1,7 +1,7 @@
 //! Block files: the container of compressed tables. A header, then a body of an optional
 //! compression dictionary, an index of block offsets and the blocks, each compressed on its
-//! own (zstd), so that any block can be read alone; the version-2 trailer (a checksum per
-//! 16 KiB of body, checked when first read) as every table has. `databases/README.md` gives
+//! own (zstd), so that any block can be read alone; the trailer (a checksum per 4 KiB of
+//! body, checked when first read) as every table has. `databases/README.md` gives
 //! the byte layout.
 
 use crate::format::{TableError, HEADER_SIZE};

@@ -608,6 +608,11 @@ impl CompressedTable {
         Ok(out)
     }
 
+    /// The mapped win/draw/loss file and, if opened with it, the distance file.
+    pub fn mapped(&self) -> (&crate::mapped::Mapped, Option<&crate::mapped::Mapped>) {
+        (self.wdl.mapped(), self.dtm.as_ref().map(|d| d.mapped()))
+    }
+
     /// Checks both files whole: every block's checksum, every block decodes to what its slots
     /// need ([`CompressedTable::block_values`]), the decoded counts, and the longest distances
     /// found equal the header's.

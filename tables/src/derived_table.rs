@@ -50,6 +50,11 @@ impl DerivedTable {
     pub fn path(&self) -> &Path {
         self.file.path()
     }
+
+    /// The mapped file.
+    pub fn mapped(&self) -> &Mapped {
+        &self.file
+    }
 }
 
 #[cfg(test)]

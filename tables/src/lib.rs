@@ -14,7 +14,7 @@
 //! let path = std::path::Path::new("databases/mill-6384cbd62f7cb52c/sector_3_3_0_0.rtb");
 //! // SAFETY: nothing modifies the file in place while it is mapped (see `Table::open`).
 //! let table = unsafe { Table::open(path) }?; // maps; checks length, header, its checksum
-//! // The slot's 16 KiB block is checked (its checksum) when first read: damaged, it is an Err.
+//! // The slot's 4 KiB block is checked (its checksum) when first read: damaged, it is an Err.
 //! match table.value(12_345)? {
 //!     Some(Value::Win(d)) => println!("win in {d} plies"),
 //!     Some(Value::Loss(d)) => println!("loss in {d} plies"),
@@ -26,6 +26,7 @@
 
 pub mod any_table;
 pub mod block_file;
+pub mod checksum;
 pub mod compressed_table;
 pub mod derived_table;
 pub mod format;

@@ -1,15 +1,15 @@
 //! A memory-mapped table file and its integrity checks.
 //!
-//! Version 2 (what this crate writes) keeps a checksum per [`BLOCK_BYTES`] block of the body:
-//! opening checks the frame (length, end marker), the header's checksum and the checksum of the
-//! block checksums, which is a few bytes per 16 KiB of table; each block is checked the first
-//! time it is read (a bit per block remembers it), and [`Mapped::check_all`] checks every block
-//! and the whole-file checksum, for `verify` and for the solver's dependencies. Version 1 has
-//! only the whole-file checksum, so it is checked whole when opened, as before.
+//! Versions 2 and 3 (3 is what this crate writes) keep a checksum per block of the body (16 KiB
+//! and a serial hash in version 2, 4 KiB and a four-lane hash in 3: [`Sums`]): opening checks
+//! the frame (length, end marker), the header's checksum and the checksum of the block
+//! checksums, which is a few bytes per block of table; each block is checked the first time it
+//! is read (a bit per block remembers it), and [`Mapped::check_all`] checks every block and the
+//! whole-file checksum, for `verify` and for the solver's dependencies. Version 1 has only the
+//! whole-file checksum, so it is checked whole when opened, as before.
 
 use crate::format::{
-    block_count, checksum, trailer_len, Checksum, TableError, BLOCK_BYTES, END_MAGIC, HEADER_SIZE,
-    TRAILER_SIZE,
+    write_atomic, Sums, TableError, END_MAGIC, FORMAT_VERSION, HEADER_SIZE, TRAILER_SIZE,
 };
 use memmap2::{Advice, Mmap};
 use std::fs::File;
@@ -26,6 +26,8 @@ pub struct Mapped {
     path: PathBuf,
     map: Mmap,
     version: u32,
+    /// The version's block size and hash.
+    sums: Sums,
     body_len: usize,
     /// One bit per block: set once the block passed its checks.
     checked: Box<[AtomicU64]>,
@@ -59,10 +61,11 @@ impl Mapped {
         }
         let (header, body_len) = decode(&map)?;
         let version = u32::from_le_bytes(map[8..12].try_into().expect("4 bytes"));
+        let sums = Sums::of(version);
         let trailer = if version == 1 {
             Some(TRAILER_SIZE as u64)
         } else {
-            trailer_len(body_len)
+            sums.trailer_len(body_len)
         };
         let expected = trailer
             .and_then(|t| t.checked_add(body_len))
@@ -78,11 +81,12 @@ impl Mapped {
             return Err(corrupt("bad end marker".into()));
         }
         let body_len = body_len as usize;
-        let blocks = block_count(body_len as u64) as usize;
+        let blocks = sums.block_count(body_len as u64) as usize;
         let m = Mapped {
             path: path.to_path_buf(),
             map,
             version,
+            sums,
             body_len,
             checked: (0..blocks.div_ceil(64))
                 .map(|_| AtomicU64::new(0))
@@ -91,7 +95,7 @@ impl Mapped {
         if version == 1 {
             let _ = m.map.advise(Advice::Sequential);
             let end = m.map.len() - TRAILER_SIZE;
-            let mut sum = Checksum::new(end as u64);
+            let mut sum = sums.hasher(end as u64);
             for chunk in m.map[..end].chunks(1 << 20) {
                 sum.update(chunk);
             }
@@ -100,16 +104,16 @@ impl Mapped {
             }
             m.mark_all();
         } else {
-            let sums = m.sums_range();
-            if checksum(&m.map[sums.clone()]) != u64_at(&m.map, sums.end) {
+            let list = m.sums_range();
+            if sums.sum(&m.map[list.clone()]) != u64_at(&m.map, list.end) {
                 return Err(corrupt(
                     "the list of block checksums fails its checksum".into(),
                 ));
             }
-            if checksum(&m.map[..HEADER_SIZE]) != u64_at(&m.map, sums.start) {
+            if sums.sum(&m.map[..HEADER_SIZE]) != u64_at(&m.map, list.start) {
                 return Err(corrupt("header checksum mismatch".into()));
             }
-            if m.map[HEADER_SIZE + body_len..sums.start]
+            if m.map[HEADER_SIZE + body_len..list.start]
                 .iter()
                 .any(|&b| b != 0)
             {
@@ -120,7 +124,7 @@ impl Mapped {
         Ok((header, m))
     }
 
-    /// The format version (1 or 2).
+    /// The format version (1, 2 or 3).
     pub fn version(&self) -> u32 {
         self.version
     }
@@ -140,10 +144,15 @@ impl Mapped {
         self.body_len
     }
 
-    /// Where the header's and the blocks' checksums lie (version 2).
+    /// Where the header's and the blocks' checksums lie (versions 2 and 3).
     fn sums_range(&self) -> Range<usize> {
         let start = HEADER_SIZE + self.body_len.next_multiple_of(8);
-        start..start + 8 * (1 + block_count(self.body_len as u64) as usize)
+        start..start + 8 * (1 + self.blocks())
+    }
+
+    /// Blocks of the body (each with its checksum in versions 2 and 3).
+    fn blocks(&self) -> usize {
+        self.sums.block_count(self.body_len as u64) as usize
     }
 
     fn mark_all(&self) {
@@ -160,12 +169,13 @@ impl Mapped {
     /// Checks block `b` (its checksum, then `validate`) and remembers that it passed.
     #[cold]
     fn check_block(&self, b: usize, validate: Validate) -> Result<(), TableError> {
-        let start = b * BLOCK_BYTES;
-        let end = (start + BLOCK_BYTES).min(self.body_len);
+        let size = self.sums.block_bytes();
+        let start = b * size;
+        let end = (start + size).min(self.body_len);
         let bytes = &self.map[HEADER_SIZE + start..HEADER_SIZE + end];
         let stored = u64_at(&self.map, self.sums_range().start + 8 * (1 + b));
         let corrupt = |m: String| TableError::Corrupt(self.path.clone(), m);
-        if checksum(bytes) != stored {
+        if self.sums.sum(bytes) != stored {
             return Err(corrupt(format!(
                 "block {b} (bytes {} to {} of the file) fails its checksum",
                 HEADER_SIZE + start,
@@ -191,7 +201,8 @@ impl Mapped {
             ));
         }
         if range.start < range.end {
-            for b in range.start / BLOCK_BYTES..=(range.end - 1) / BLOCK_BYTES {
+            let size = self.sums.block_bytes();
+            for b in range.start / size..=(range.end - 1) / size {
                 if !self.is_checked(b) {
                     self.check_block(b, validate)?;
                 }
@@ -205,7 +216,7 @@ impl Mapped {
         self.bytes(0..self.body_len, validate)
     }
 
-    /// Checks the whole file: every block not checked yet (in parallel) and, in version 2, the
+    /// Checks the whole file: every block not checked yet (in parallel) and, in versions 2 and 3, the
     /// whole-file checksum (a version-1 file was checked whole when opened).
     pub fn check_all(&self, validate: Validate) -> Result<(), TableError> {
         if self.version == 1 {
@@ -213,9 +224,9 @@ impl Mapped {
         }
         let _ = self.map.advise(Advice::Sequential);
         let end = self.map.len() - 16;
-        let whole = || checksum(&self.map[..end]);
-        let blocks = block_count(self.body_len as u64) as usize;
-        let per = 256; // blocks a task checks (4 MiB)
+        let whole = || self.sums.sum(&self.map[..end]);
+        let blocks = self.blocks();
+        let per = (4 << 20) / self.sums.block_bytes(); // blocks a task checks (4 MiB)
         let firsts: Vec<usize> = (0..blocks).step_by(per).collect();
         let (sum, results) = std::thread::scope(|s| {
             let sum = s.spawn(whole);
@@ -240,9 +251,26 @@ impl Mapped {
         Ok(())
     }
 
+    /// Writes the file again in the current format version, atomically (the same header but
+    /// for the version, the same body, the current trailer), if it is of an older version;
+    /// whether it did. Check the file whole first ([`Mapped::check_all`]): this trusts the body.
+    pub fn rewrite_current(&self) -> Result<bool, TableError> {
+        if self.version == FORMAT_VERSION {
+            return Ok(false);
+        }
+        let mut head = [0u8; HEADER_SIZE];
+        head.copy_from_slice(self.header());
+        head[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        let body = &self.map[HEADER_SIZE..HEADER_SIZE + self.body_len];
+        write_atomic(&self.path, &head, body.len() as u64, |w| {
+            body.chunks(1 << 20).try_for_each(|c| w.put(c))
+        })?;
+        Ok(true)
+    }
+
     /// Blocks checked so far, of all (for reports and tests).
     pub fn blocks_checked(&self) -> (usize, usize) {
-        let blocks = block_count(self.body_len as u64) as usize;
+        let blocks = self.blocks();
         ((0..blocks).filter(|&b| self.is_checked(b)).count(), blocks)
     }
 }

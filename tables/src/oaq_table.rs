@@ -96,11 +96,16 @@ impl OaqTable {
         Ok(t)
     }
 
+    /// The mapped file.
+    pub fn mapped(&self) -> &crate::mapped::Mapped {
+        &self.file
+    }
+
     /// Checks every block and the whole-file checksum, and recounts the values (and, compact,
     /// the directory) against the header.
     pub fn verify(&self) -> Result<(), TableError> {
         self.file.check_all(&|o, b| self.check_block(o, b))?;
-        if self.file.version() == 2 {
+        if self.file.version() >= 2 {
             self.recount()?;
         }
         Ok(())

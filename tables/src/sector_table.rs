@@ -1,5 +1,5 @@
 //! Sector tables (Mill and Dara): one little-endian `u16` value code per slot of the sector's
-//! index, between the 512-byte header and the checksum trailer (a checksum per 16 KiB block,
+//! index, between the 512-byte header and the checksum trailer (a checksum per 4 KiB block,
 //! [`crate::mapped`]).
 
 use crate::format::{
@@ -236,7 +236,7 @@ impl Table {
     /// header (what `verify` does, and the solver before it builds on a table).
     pub fn verify(&self) -> Result<(), TableError> {
         self.file.check_all(&|_, b| self.check_codes(b))?;
-        if self.file.version() == 2 {
+        if self.file.version() >= 2 {
             self.recount()?;
         }
         Ok(())
@@ -245,7 +245,7 @@ impl Table {
     fn recount(&self) -> Result<(), TableError> {
         let h = &self.header;
         let empty = || Header::from_values(h.game, &h.fingerprint, h.sector, &[]);
-        // Blocks were checked already (version 1: at open; 2: by `verify`).
+        // Blocks were checked already (version 1: at open; 2 and 3: by `verify`).
         let body = self.file.body(&|_, b| self.check_codes(b))?;
         let mut recount = crate::par::map_chunks(body, 1 << 20, |chunk| {
             let mut part = empty();
@@ -289,6 +289,11 @@ impl Table {
         Ok(())
     }
 
+    /// The mapped file.
+    pub fn mapped(&self) -> &Mapped {
+        &self.file
+    }
+
     /// Blocks of values checked so far, of all.
     pub fn blocks_checked(&self) -> (usize, usize) {
         self.file.blocks_checked()
@@ -324,5 +329,69 @@ impl Table {
     #[inline]
     pub fn value(&self, slot: u64) -> Result<Option<Value>, TableError> {
         Ok(Value::decode(self.code(slot)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{trailer_with, Sums};
+    use crate::value::DRAW;
+
+    /// A table written in format version 2 (16 KiB blocks, serial hash) is still read and
+    /// verified, and a damaged block of it is still an error.
+    #[test]
+    fn version_2_tables_are_read_and_checked_as_before() {
+        let dir = std::env::temp_dir().join(format!("retro-v2-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pick = [DRAW, crate::value::win(3), crate::value::loss(4), WASTED];
+        let codes: Vec<u16> = (0..20_000usize).map(|i| pick[i % 7 % 4]).collect();
+        let key = SectorKey {
+            w: 3,
+            b: 3,
+            wf: 0,
+            bf: 0,
+        };
+        let h = Header::from_values(crate::GAME_MILL, "fp", key, &codes);
+        let mut head = h.encode();
+        head[8..12].copy_from_slice(&2u32.to_le_bytes());
+        let body: Vec<u8> = codes.iter().flat_map(|c| c.to_le_bytes()).collect();
+        let mut file = head.to_vec();
+        file.extend_from_slice(&body);
+        file.extend(trailer_with(Sums::V2, &head, &body));
+        let v2 = dir.join("sector_3_3_0_0.rtb");
+        std::fs::write(&v2, &file).unwrap();
+        let v3 = dir.join("v3.rtb");
+        write(&v3, &h, &codes).unwrap();
+        // 40,000 bytes of body: 3 blocks in version 2, 10 in version 3.
+        for (p, version, blocks) in [(&v2, 2, 3), (&v3, 3, 10)] {
+            // SAFETY: the test's own files, not modified while open.
+            let t = unsafe { Table::open(p) }.unwrap();
+            assert_eq!(t.file.version(), version);
+            assert_eq!(t.code(0).unwrap(), codes[0]);
+            assert_eq!(t.blocks_checked(), (1, blocks));
+            assert_eq!(t.codes().unwrap(), codes);
+            assert_eq!(t.blocks_checked(), (blocks, blocks));
+            t.verify().unwrap();
+        }
+        // A changed value in the second 16 KiB of the version-2 file: its block fails, the
+        // first still reads.
+        let mut bad = file.clone();
+        bad[HEADER_SIZE + 20_000] ^= 1;
+        std::fs::write(&v2, &bad).unwrap();
+        // SAFETY: as above.
+        let t = unsafe { Table::open(&v2) }.unwrap();
+        assert!(t.code(10).is_ok());
+        let e = t.code(10_000).unwrap_err().to_string();
+        assert!(e.contains("fails its checksum"), "{e}");
+        assert!(t.verify().is_err());
+        drop(t);
+        // A version-3 file relabelled as version 2 is refused (its trailer's length differs).
+        let mut relabelled = std::fs::read(&v3).unwrap();
+        relabelled[8..12].copy_from_slice(&2u32.to_le_bytes());
+        std::fs::write(&v2, &relabelled).unwrap();
+        // SAFETY: as above.
+        assert!(unsafe { Table::open(&v2) }.is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

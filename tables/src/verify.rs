@@ -115,6 +115,17 @@ fn misplaced(message: String) -> VerifyError {
 
 /// Checks one table file; on success, one line saying what it holds.
 pub fn verify_file(f: &Path) -> Result<String, VerifyError> {
+    check_file(f, false).map(|(what, _)| what)
+}
+
+/// Checks one table file as [`verify_file`] does, then with `upgrade` writes it again in the
+/// current format version if it is of an older one (atomically: the same header but for the
+/// version, the same body, the current checksums). Returns what it holds and whether it was
+/// rewritten.
+pub fn check_file(f: &Path, upgrade: bool) -> Result<(String, bool), VerifyError> {
+    let rewrite = |m: &crate::mapped::Mapped| -> Result<bool, VerifyError> {
+        Ok(upgrade && m.rewrite_current()?)
+    };
     if f.extension().is_some_and(|e| e == "tmp") {
         return Err(VerifyError {
             kind: VerifyKind::Unfinished,
@@ -128,14 +139,25 @@ pub fn verify_file(f: &Path) -> Result<String, VerifyError> {
         let t = unsafe { OaqTable::open(f) }?;
         t.verify()?;
         check_placed(f, "oaq", &t.header.fingerprint, OAQ_FILE).map_err(misplaced)?;
-        return Ok(format!(
+        let what = format!(
             "Ô Ăn Quan, {} positions ({})",
             t.header.positions(),
             t.header.fingerprint
-        ));
+        );
+        return Ok((what, rewrite(t.mapped())?));
     }
     let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let h = if ext == "rtbw" || ext == "rtbd" {
+    // The table is placed where its header says before it is rewritten.
+    let placed = |h: &crate::sector_table::Header| -> Result<&'static str, VerifyError> {
+        let game = game_name(h.game).ok_or_else(|| VerifyError {
+            kind: VerifyKind::UnknownGame,
+            message: format!("{}: unknown game id {}", f.display(), h.game),
+        })?;
+        let file = Path::new(&sector_file(h.sector)).with_extension(ext);
+        check_placed(f, game, &h.fingerprint, &file.to_string_lossy()).map_err(misplaced)?;
+        Ok(game)
+    };
+    let (h, game, upgraded) = if ext == "rtbw" || ext == "rtbd" {
         // A distance file is checked with its win/draw/loss file (it means nothing alone).
         let wdl = f.with_extension("rtbw");
         let dtm = f.with_extension("rtbd");
@@ -153,32 +175,32 @@ pub fn verify_file(f: &Path) -> Result<String, VerifyError> {
         // SAFETY: as above.
         let t = unsafe { CompressedTable::open(&wdl, dtm) }?;
         t.verify()?;
-        t.header
+        let game = placed(&t.header)?;
+        let (w, d) = t.mapped();
+        let this = if ext == "rtbd" { d.unwrap_or(w) } else { w };
+        (t.header.clone(), game, rewrite(this)?)
     } else if ext == "rtbp" {
         // SAFETY: as above.
         let t = unsafe { DerivedTable::open(f) }?;
         t.verify()?;
-        t.header
+        let game = placed(&t.header)?;
+        (t.header.clone(), game, rewrite(t.mapped())?)
     } else {
         // SAFETY: as above.
         let t = unsafe { Table::open(f) }?;
         t.verify()?;
-        t.header
+        let game = placed(&t.header)?;
+        (t.header.clone(), game, rewrite(t.mapped())?)
     };
-    let game = game_name(h.game).ok_or_else(|| VerifyError {
-        kind: VerifyKind::UnknownGame,
-        message: format!("{}: unknown game id {}", f.display(), h.game),
-    })?;
-    let file = Path::new(&sector_file(h.sector)).with_extension(ext);
-    check_placed(f, game, &h.fingerprint, &file.to_string_lossy()).map_err(misplaced)?;
     let what = match ext {
         "rtbw" => " win/draw/loss",
         "rtbd" => " distances",
         "rtbp" => " derived (values by a one-ply search)",
         _ => "",
     };
-    Ok(format!(
+    let what = format!(
         "{game} sector {}{what} slots {} ({})",
         h.sector, h.slots, h.fingerprint
-    ))
+    );
+    Ok((what, upgraded))
 }

@@ -137,7 +137,7 @@ pub fn reseal(file: &[u8], body_len: usize) -> Vec<u8> {
     out
 }
 
-/// Flips bit `mask` of the first byte of every 16 KiB block of a table file's body (tables are
+/// Flips bit `mask` of the first byte of every 4 KiB block of a table file's body (tables are
 /// checked a block at a time, when first read: so that any probe of the table fails).
 pub fn damage_every_block(file: &mut [u8], mask: u8) {
     use retro_tables::format::{BLOCK_BYTES, HEADER_SIZE};
