@@ -8,7 +8,7 @@ use crate::derive::FolderDb;
 use crate::error::CliError;
 use crate::solve::lock_folder;
 use indicatif::{ProgressBar, ProgressStyle};
-use retro_tables::compressed_table::{replace_raw, CompressedTable, Params};
+use retro_tables::compressed_table::{replace_raw, CompressedTable, Params, Replaced};
 use retro_tables::verify::table_files;
 use serde_json::json;
 use std::collections::{BTreeSet, HashMap};
@@ -22,12 +22,12 @@ fn is_sector_file(p: &Path) -> bool {
         .is_some_and(|n| n.starts_with("sector_"))
 }
 
-/// Compresses one raw table; returns (raw bytes, win/draw/loss bytes, distance bytes, seconds).
+/// Compresses one raw table; returns what it became and the seconds it took.
 fn one(
     raw_path: &Path,
     a: &CompressArgs,
     db: Option<(&FolderDb, retro_tables::SectorKey)>,
-) -> Result<(u64, u64, u64, f64), CliError> {
+) -> Result<(Replaced, f64), CliError> {
     let t0 = Instant::now();
     // Wins whose distance a one-ply search gives, unless every value is to be kept.
     let searched = match db {
@@ -46,12 +46,7 @@ fn one(
     if let Some((db, k)) = db {
         db.forget(k);
     }
-    Ok((
-        r.raw_bytes,
-        r.wdl_bytes,
-        r.dtm_bytes,
-        t0.elapsed().as_secs_f64(),
-    ))
+    Ok((r, t0.elapsed().as_secs_f64()))
 }
 
 /// The sector a raw table's file name gives (`sector_W_B_WF_BF.rtb`); deriving it checks the
@@ -111,6 +106,7 @@ pub fn run(a: &CompressArgs) -> Result<(), CliError> {
             .expect("a valid template"),
     );
     let (mut total_raw, mut total_wdl, mut total_dtm) = (0u64, 0u64, 0u64);
+    let mut total_searched = 0u64;
     let mut rows = Vec::new();
     let mut dbs: HashMap<PathBuf, Option<FolderDb>> = HashMap::new();
     let mut derived = 0usize;
@@ -129,18 +125,28 @@ pub fn run(a: &CompressArgs) -> Result<(), CliError> {
         };
         let with_key = db.and_then(|db| Some((db, sector_of(p)?)));
         let to_derive = with_key.filter(|(db, k)| !a.no_derive && db.derivable(*k));
-        let (r, w, d, secs, derive) = match to_derive {
+        let (r, w, d, secs, derive, searched) = match to_derive {
             Some((db, key)) => {
                 let t0 = Instant::now();
                 let r = db.derive(key)?;
                 derived += 1;
-                (r, 0, 0, t0.elapsed().as_secs_f64(), true)
+                (r, 0, 0, t0.elapsed().as_secs_f64(), true, None)
             }
             None => {
-                let (r, w, d, secs) = one(p, a, with_key)?;
-                (r, w, d, secs, false)
+                let (r, secs) = one(p, a, with_key)?;
+                let searched = (r.searched_wins, r.wins);
+                (
+                    r.raw_bytes,
+                    r.wdl_bytes,
+                    r.dtm_bytes,
+                    secs,
+                    false,
+                    Some(searched),
+                )
             }
         };
+        let (s, of) = searched.unwrap_or((0, 0));
+        total_searched += s;
         total_raw += r;
         total_wdl += w;
         total_dtm += d;
@@ -154,17 +160,22 @@ pub fn run(a: &CompressArgs) -> Result<(), CliError> {
                     )
                 } else {
                     println!(
-                        "{}: {r} bytes raw -> {w} win/draw/loss + {d} distances ({:.1}%), \
+                        "{}: {r} bytes raw -> {w} win/draw/loss + {d} distances ({:.1}%){}, \
                          {secs:.1} s",
                         p.display(),
-                        100.0 * (w + d) as f64 / r.max(1) as f64
+                        100.0 * (w + d) as f64 / r.max(1) as f64,
+                        if s > 0 {
+                            format!(", {s} of {of} wins' distances left to a search")
+                        } else {
+                            String::new()
+                        }
                     )
                 }
             });
         }
         rows.push(
             json!({"table": p.display().to_string(), "raw_bytes": r, "wdl_bytes": w,
-            "dtm_bytes": d, "derived": derive, "seconds": secs}),
+            "dtm_bytes": d, "derived": derive, "searched_wins": s, "seconds": secs}),
         );
         bar.inc(1);
     }
@@ -180,14 +191,19 @@ pub fn run(a: &CompressArgs) -> Result<(), CliError> {
         println!(
             "{}",
             json!({"tables": rows, "raw_bytes": total_raw, "wdl_bytes": total_wdl,
-                "dtm_bytes": total_dtm, "derived": derived,
+                "dtm_bytes": total_dtm, "derived": derived, "searched_wins": total_searched,
                 "distances_dropped": drop_dtm.len()})
         );
     } else {
         println!(
             "{} tables compressed ({derived} of them derived): {total_raw} bytes raw -> \
-             {total_wdl} win/draw/loss + {total_dtm} distances{}",
+             {total_wdl} win/draw/loss + {total_dtm} distances{}{}",
             raw.len(),
+            if total_searched > 0 {
+                format!("; {total_searched} wins' distances left to a search")
+            } else {
+                String::new()
+            },
             if drop_dtm.is_empty() {
                 String::new()
             } else {

@@ -78,6 +78,12 @@ impl AnyTable {
         matches!(self, AnyTable::Derived(_))
     }
 
+    /// Whether some wins' distances are left to a search (a compressed table of distance
+    /// encoding 7).
+    pub fn searches_wins(&self) -> bool {
+        matches!(self, AnyTable::Compressed(c) if c.searches_wins())
+    }
+
     /// Whether probes give distances (a derived table's come from the tables it reads).
     pub fn has_distances(&self) -> bool {
         match self {

@@ -229,6 +229,10 @@ pub struct Replaced {
     pub wdl_bytes: u64,
     /// The distance file's (0 without distances).
     pub dtm_bytes: u64,
+    /// Wins in the table.
+    pub wins: u64,
+    /// Wins whose distance is left to a search (encoding 7; 0 otherwise).
+    pub searched_wins: u64,
 }
 
 /// Replaces the raw table at `raw_path` by compressed files beside it: verifies the raw table
@@ -265,9 +269,22 @@ pub unsafe fn replace_raw(
     // SAFETY: as above; the files were just renamed into place.
     let c = unsafe { CompressedTable::open(&wdl, dtm_out) }?;
     let searched = searched.filter(|_| c.searches_wins);
+    // The wins the file leaves to a search, as decoded (positions only).
+    let searched_wins = std::sync::atomic::AtomicU64::new(0);
     c.verify_with(|slot, got| {
-        same_value(&codes, raw_path, c.has_distances(), searched, slot, got)
+        same_value(&codes, raw_path, c.has_distances(), searched, slot, got)?;
+        if searched.is_some()
+            && got == Value::Win(0)
+            && codes
+                .get(slot as usize)
+                .and_then(|&c| Value::decode(c))
+                .is_some()
+        {
+            searched_wins.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        Ok(())
     })?;
+    let searched_wins = searched_wins.into_inner();
     std::fs::remove_file(raw_path).map_err(|e| TableError::Io(raw_path.to_path_buf(), e))?;
     if let Some(dir) = raw_path.parent() {
         if let Ok(d) = std::fs::File::open(dir) {
@@ -278,6 +295,8 @@ pub unsafe fn replace_raw(
         raw_bytes,
         wdl_bytes: len(&wdl),
         dtm_bytes: if wdl_only { 0 } else { len(&dtm) },
+        wins: c.header.wins,
+        searched_wins,
     })
 }
 

@@ -199,7 +199,7 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
         "raw tables left"
     );
 
-    let mut slots = 0;
+    let (mut slots, mut searched_total) = (0, 0);
     let (mut derived, mut searched) = (Vec::new(), Vec::new());
     for (stem, codes) in &raw {
         let p = stem.with_extension("rtbp");
@@ -214,6 +214,20 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
         let (wdl, dtm) = (stem.with_extension("rtbw"), stem.with_extension("rtbd"));
         let t = open_compressed(&wdl, Some(&dtm)).unwrap();
         slots += compare(&t, codes, true);
+        // The report counts the searched wins: the slots that decode as searched.
+        let searched_here = (0..t.blocks())
+            .flat_map(|b| t.block_values(b).unwrap())
+            .zip(codes)
+            .filter(|(v, &c)| *v == Value::Win(0) && Value::decode(c).is_some())
+            .count() as u64;
+        let row = report["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| Path::new(r["table"].as_str().unwrap()) == stem.with_extension("rtb"))
+            .unwrap();
+        assert_eq!(row["searched_wins"].as_u64(), Some(searched_here), "{row}");
+        searched_total += searched_here;
         if t.searches_wins() {
             // Every slot by the solver's probe, which searches the searched wins (every 7th
             // of Dara's 3v3, 12 million slots: each is a search over compressed tables).
@@ -228,6 +242,8 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
         derived.len()
     );
     assert_eq!(report["derived"].as_u64(), Some(derived.len() as u64));
+    assert!(searched_total > 0);
+    assert_eq!(report["searched_wins"].as_u64(), Some(searched_total));
     // The sectors of equal material leave wins to a search (Six Men's Morris and Dara both).
     for game in ["mill-", "dara-"] {
         assert!(

@@ -27,8 +27,9 @@ struct Bars {
     quiet: bool,
     overall: ProgressBar,
     unit: Mutex<Option<ProgressBar>>,
-    /// Tables compressed or derived, and the seconds that took.
-    compressed: Mutex<(u64, f64)>,
+    /// Tables compressed or derived, the seconds that took, and the wins whose distances were
+    /// left to a search.
+    compressed: Mutex<(u64, f64, u64)>,
 }
 
 impl Bars {
@@ -49,7 +50,7 @@ impl Bars {
             quiet,
             overall,
             unit: Mutex::new(None),
-            compressed: Mutex::new((0, 0.0)),
+            compressed: Mutex::new((0, 0.0, 0)),
         }
     }
 }
@@ -96,7 +97,7 @@ impl SolveObserver for Bars {
     fn compressed(&self, key: SectorKey, r: &Replaced, seconds: f64) {
         {
             let mut c = self.compressed.lock().expect("compress lock");
-            *c = (c.0 + 1, c.1 + seconds);
+            *c = (c.0 + 1, c.1 + seconds, c.2 + r.searched_wins);
         }
         if !self.quiet {
             self.overall.suspend(|| {
@@ -107,9 +108,19 @@ impl SolveObserver for Bars {
                     )
                 } else {
                     eprintln!(
-                        "compressed {key}: {} bytes raw -> {} win/draw/loss + {} distances, \
+                        "compressed {key}: {} bytes raw -> {} win/draw/loss + {} distances{}, \
                          {seconds:.1} s",
-                        r.raw_bytes, r.wdl_bytes, r.dtm_bytes
+                        r.raw_bytes,
+                        r.wdl_bytes,
+                        r.dtm_bytes,
+                        if r.searched_wins > 0 {
+                            format!(
+                                " ({} of {} wins' distances left to a search)",
+                                r.searched_wins, r.wins
+                            )
+                        } else {
+                            String::new()
+                        }
                     )
                 }
             });
@@ -313,13 +324,15 @@ pub fn run_solve<R: SectorRules>(
         })
         .collect();
     let start_value = start_value()?;
-    let (compressed, compress_seconds) = *bars.compressed.lock().expect("compress lock");
+    let (compressed, compress_seconds, searched_wins) =
+        *bars.compressed.lock().expect("compress lock");
     if as_json {
         println!(
             "{}",
             json!({"variant": label, "dir": db.folder.display().to_string(), "seconds": total,
                    "sectors": rows, "start": start_value.map(|(_, j)| j),
-                   "compressed": compressed, "compress_seconds": compress_seconds})
+                   "compressed": compressed, "compress_seconds": compress_seconds,
+                   "searched_wins": searched_wins})
         );
         return Ok(());
     }
@@ -353,7 +366,10 @@ pub fn run_solve<R: SectorRules>(
         db.folder.display()
     );
     if compressed > 0 {
-        println!("{compressed} tables compressed or derived in {compress_seconds:.1} s of it");
+        println!(
+            "{compressed} tables compressed or derived in {compress_seconds:.1} s of it \
+             ({searched_wins} wins' distances left to a search)"
+        );
     }
     if let Some((text, _)) = start_value {
         println!("start position: {text}");

@@ -231,6 +231,8 @@ pub fn solve_with<R: SectorRules>(
                     raw_bytes,
                     wdl_bytes: 0,
                     dtm_bytes: 0,
+                    wins: 0,
+                    searched_wins: 0,
                 }
             } else {
                 // SAFETY: as above.
@@ -306,13 +308,9 @@ pub fn solve_with<R: SectorRules>(
             }
             // Derived tables and those that leave wins to a search have values a unit's table
             // lookups cannot read: they are always read through a working copy.
-            let searched = |t: &AnyTable| match t {
-                AnyTable::Compressed(c) => c.searches_wins(),
-                _ => false,
-            };
             let by_search = db
                 .table(c)
-                .is_ok_and(|t| t.0.is_derived() || searched(&t.0));
+                .is_ok_and(|t| t.0.is_derived() || t.0.searches_wins());
             if (options.compress.is_some() || by_search) && restore_raw(db, c)? {
                 restored.lock().expect("restored lock").insert(c);
             }
