@@ -79,7 +79,7 @@ impl AnyTable {
     }
 
     /// Whether some wins' distances are left to a search (a compressed table of distance
-    /// encoding 7).
+    /// encoding 7 or 9).
     pub fn searches_wins(&self) -> bool {
         matches!(self, AnyTable::Compressed(c) if c.searches_wins())
     }

@@ -3,16 +3,19 @@
 //! the win/draw/loss file holds slots `S i .. S (i + 1)` packed 2 bits a slot; the distance
 //! file's blocks cover slot ranges of their own size (a divisor of `S`) and hold the distances
 //! of the range's decided slots, in slot order ([`crate::packed`]). Wasted slots are "don't
-//! care": they repeat the symbol (and distance) before them. A distance file of encoding 7
-//! leaves the distances of chosen wins to a one-ply search: their entries are 0.
+//! care": they repeat the symbol (and distance) before them. A distance file of encoding 7 or 9
+//! leaves the distances of chosen wins to a one-ply search: their entries are 0. Encodings 8
+//! and 9 (what is written) group each block's entries, the wins' before the losses'; 5 and 7
+//! keep them in slot order.
 
 use crate::block_file::{build_body, open_mapped, train_dictionary, BlockFile, Layout, CODER_ZSTD};
 use crate::format::{
-    write_atomic, TableError, ENCODING_DTM, ENCODING_DTM_SEARCHED, ENCODING_WDL, HEADER_SIZE,
+    write_atomic, TableError, ENCODING_DTM, ENCODING_DTM_GROUPED, ENCODING_DTM_SEARCHED,
+    ENCODING_DTM_SEARCHED_GROUPED, ENCODING_WDL, HEADER_SIZE,
 };
 use crate::packed::{
-    decided_between, distance_at, distances, pack, put_distance, symbols, unpack_at, SYM_DRAW,
-    SYM_LOSS, SYM_WIN,
+    decided_between, distance_at, distances, losses_between, pack, put_distance, symbols,
+    unpack_at, wins_between, SYM_DRAW, SYM_LOSS, SYM_WIN,
 };
 use crate::sector_table::{check_header, Header, Table};
 use crate::value::{Stored, Value, MAX_DISTANCE};
@@ -29,6 +32,9 @@ pub struct Params {
     pub level: i32,
     /// Bytes of the dictionary trained per file (0: none).
     pub dict_bytes: u32,
+    /// Group each distance block's entries, wins' then losses' (encodings 8 and 9; `false`
+    /// writes the older layout, encodings 5 and 7, as earlier versions did).
+    pub grouped: bool,
 }
 
 impl Default for Params {
@@ -38,6 +44,7 @@ impl Default for Params {
             dtm_block: 1 << 12,
             level: 12,
             dict_bytes: 0,
+            grouped: true,
         }
     }
 }
@@ -133,14 +140,15 @@ fn compress_codes(
             .step_by(p.dtm_block as usize)
             .map(|start| {
                 let end = (start + p.dtm_block as usize).min(n);
-                let mut out = Vec::new();
+                // The wins' entries, then the losses' (each in slot order).
+                let (mut out, mut losses) = (Vec::new(), Vec::new());
                 for s in start..end {
                     if syms[s] == SYM_DRAW {
                         continue;
                     }
                     if codes[s] >> 14 != 3 {
                         last = (codes[s] & MAX_DISTANCE) >> 1;
-                        // Under encoding 7 a win's entry is 0 when searched, else h + 1.
+                        // Under encodings 7 and 9 a win's entry is 0 when searched, else h + 1.
                         if let (Some(w), SYM_WIN) = (searched, syms[s]) {
                             last = if last != longest && bit(&w.bits, s) {
                                 0
@@ -149,15 +157,22 @@ fn compress_codes(
                             };
                         }
                     }
-                    put_distance(&mut out, last);
+                    let to = if syms[s] == SYM_WIN || !p.grouped {
+                        &mut out
+                    } else {
+                        &mut losses
+                    };
+                    put_distance(to, last);
                 }
+                out.extend_from_slice(&losses);
                 out
             })
             .collect();
-        let encoding = if searched.is_some() {
-            ENCODING_DTM_SEARCHED
-        } else {
-            ENCODING_DTM
+        let encoding = match (searched.is_some(), p.grouped) {
+            (true, true) => ENCODING_DTM_SEARCHED_GROUPED,
+            (false, true) => ENCODING_DTM_GROUPED,
+            (true, false) => ENCODING_DTM_SEARCHED,
+            (false, false) => ENCODING_DTM,
         };
         write_block_file(dtm, h, encoding, decoded, p.dtm_block, &blocks, &p)?;
     }
@@ -231,7 +246,7 @@ pub struct Replaced {
     pub dtm_bytes: u64,
     /// Wins in the table.
     pub wins: u64,
-    /// Wins whose distance is left to a search (encoding 7; 0 otherwise).
+    /// Wins whose distance is left to a search (encodings 7 and 9; 0 otherwise).
     pub searched_wins: u64,
 }
 
@@ -339,8 +354,11 @@ pub struct CompressedTable {
     decoded: Decoded,
     wdl: BlockFile,
     dtm: Option<BlockFile>,
-    /// The distance file is of encoding 7: a win's entry 0 is searched.
+    /// The distance file is of encoding 7 or 9: a win's entry 0 is searched.
     searches_wins: bool,
+    /// The distance file is of encoding 8 or 9: a block's wins' entries come first, then its
+    /// losses'.
+    grouped: bool,
 }
 
 /// Opens one block file of a compressed table.
@@ -397,14 +415,20 @@ impl CompressedTable {
         // SAFETY: the caller's promise, passed on.
         let (header, decoded, layout, m, _) = unsafe { open_part(wdl, &[ENCODING_WDL]) }?;
         let wdl_file = BlockFile::new(m, layout, (layout.block_slots as usize).div_ceil(4))?;
-        let mut searches_wins = false;
+        let (mut searches_wins, mut grouped) = (false, false);
         let dtm = match dtm {
             None => None,
             Some(p) => {
                 // SAFETY: as above.
-                let (h, d, l, m, e) =
-                    unsafe { open_part(p, &[ENCODING_DTM, ENCODING_DTM_SEARCHED]) }?;
-                searches_wins = e == ENCODING_DTM_SEARCHED;
+                let encodings = [
+                    ENCODING_DTM_GROUPED,
+                    ENCODING_DTM_SEARCHED_GROUPED,
+                    ENCODING_DTM,
+                    ENCODING_DTM_SEARCHED,
+                ];
+                let (h, d, l, m, e) = unsafe { open_part(p, &encodings) }?;
+                searches_wins = [ENCODING_DTM_SEARCHED, ENCODING_DTM_SEARCHED_GROUPED].contains(&e);
+                grouped = [ENCODING_DTM_GROUPED, ENCODING_DTM_SEARCHED_GROUPED].contains(&e);
                 if h != header || d != decoded {
                     return Err(TableError::Mismatch(
                         p.to_path_buf(),
@@ -426,6 +450,7 @@ impl CompressedTable {
             wdl: wdl_file,
             dtm,
             searches_wins,
+            grouped,
         })
     }
 
@@ -496,7 +521,7 @@ impl CompressedTable {
         })
     }
 
-    /// Whether some wins' distances are left to a one-ply search (encoding 7).
+    /// Whether some wins' distances are left to a one-ply search (encoding 7 or 9).
     pub fn searches_wins(&self) -> bool {
         self.searches_wins
     }
@@ -539,7 +564,16 @@ impl CompressedTable {
             self.check_len(b, packed)?;
             let sym = unpack_at(packed, i);
             let first = i - i % ds as usize;
-            Ok((sym, decided_between(packed, first, i)))
+            let rank = match (self.grouped, sym) {
+                (false, _) => decided_between(packed, first, i),
+                // Grouped: the wins' entries, then the losses'.
+                (true, SYM_WIN) => wins_between(packed, first, i),
+                (true, _) => {
+                    let end = (first + ds as usize).min(4 * packed.len());
+                    wins_between(packed, first, end) + losses_between(packed, first, i)
+                }
+            };
+            Ok((sym, rank))
         })?;
         let half = match sym {
             SYM_DRAW => return Ok(Some(Stored::Value(Value::Draw))),
@@ -604,12 +638,24 @@ impl CompressedTable {
             let list = dtm.with_block(db, |bytes| {
                 distances(bytes).ok_or_else(|| corrupt(format!("block {db}: a distance cut short")))
             })?;
-            let mut next = list.iter();
+            // Grouped: the wins' entries, then the losses'.
+            let wins = part.iter().filter(|&&x| x == SYM_WIN).count();
+            let split = if self.grouped {
+                wins.min(list.len())
+            } else {
+                list.len()
+            };
+            let (mut next, mut next_loss) = (list[..split].iter(), list[split..].iter());
             for &x in part {
                 out.push(match x {
                     SYM_DRAW => Value::Draw,
                     _ => {
-                        let h = *next.next().ok_or_else(|| {
+                        let from = if x == SYM_LOSS && self.grouped {
+                            &mut next_loss
+                        } else {
+                            &mut next
+                        };
+                        let h = *from.next().ok_or_else(|| {
                             corrupt(format!("block {db} holds too few distances"))
                         })?;
                         match (x, self.searches_wins) {
@@ -620,7 +666,7 @@ impl CompressedTable {
                     }
                 });
             }
-            if next.next().is_some() {
+            if next.next().is_some() || next_loss.next().is_some() {
                 return Err(corrupt(format!("block {db} holds too many distances")));
             }
         }
@@ -741,60 +787,88 @@ mod tests {
             }
         }
         let searched = SearchedWins { bits };
-        let (w, d) = (dir.join("s.rtbw"), dir.join("s.rtbd"));
-        let p = Params::default();
-        compress_codes(&h, &codes, &w, Some(&d), p, Some(&searched)).unwrap();
-        // SAFETY: test files are rewritten whole, never changed in place while mapped.
-        let t = unsafe { CompressedTable::open(&w, Some(&d)) }.unwrap();
-        assert!(t.searches_wins());
-        t.verify().unwrap();
-        let (mut kept, mut left) = (0, 0);
-        for (s, &c) in codes.iter().enumerate() {
-            let Some(want) = Value::decode(c) else {
-                continue;
+        // Grouped entries (encoding 9) and the older layout (7).
+        for grouped in [true, false] {
+            let (w, d) = (dir.join("s.rtbw"), dir.join("s.rtbd"));
+            let p = Params {
+                grouped,
+                ..Params::default()
             };
-            let slot = s as u64;
-            let searched_here = searched.has(slot) && want != Value::Win(h.longest_win);
-            if searched_here {
-                assert_eq!(
-                    t.probe(slot).unwrap(),
-                    Some(Stored::SearchedWin),
-                    "slot {s}"
-                );
-                assert!(matches!(t.value(slot), Err(TableError::Searched(_, x)) if x == slot));
-                left += 1;
-            } else {
-                assert_eq!(
-                    t.probe(slot).unwrap(),
-                    Some(Stored::Value(want)),
-                    "slot {s}"
-                );
-                kept += 1;
+            compress_codes(&h, &codes, &w, Some(&d), p, Some(&searched)).unwrap();
+            // SAFETY: test files are rewritten whole, never changed in place while mapped.
+            let t = unsafe { CompressedTable::open(&w, Some(&d)) }.unwrap();
+            assert!(t.searches_wins());
+            let encoding = |f: &Path| {
+                u32::from_le_bytes(std::fs::read(f).unwrap()[20..24].try_into().unwrap())
+            };
+            assert_eq!(
+                encoding(&d),
+                if grouped {
+                    ENCODING_DTM_SEARCHED_GROUPED
+                } else {
+                    ENCODING_DTM_SEARCHED
+                }
+            );
+            t.verify().unwrap();
+            let (mut kept, mut left) = (0, 0);
+            for (s, &c) in codes.iter().enumerate() {
+                let Some(want) = Value::decode(c) else {
+                    continue;
+                };
+                let slot = s as u64;
+                let searched_here = searched.has(slot) && want != Value::Win(h.longest_win);
+                if searched_here {
+                    assert_eq!(
+                        t.probe(slot).unwrap(),
+                        Some(Stored::SearchedWin),
+                        "slot {s}"
+                    );
+                    assert!(matches!(t.value(slot), Err(TableError::Searched(_, x)) if x == slot));
+                    left += 1;
+                } else {
+                    assert_eq!(
+                        t.probe(slot).unwrap(),
+                        Some(Stored::Value(want)),
+                        "slot {s}"
+                    );
+                    kept += 1;
+                }
             }
-        }
-        assert!(left > 1000 && kept > 1000, "{left} searched, {kept} kept");
-        // Block decoding gives `Win(0)` at the same slots.
-        let values: Vec<Value> = (0..t.blocks())
-            .flat_map(|b| t.block_values(b).unwrap())
-            .collect();
-        for (s, &c) in codes.iter().enumerate() {
-            if let Some(want) = Value::decode(c) {
-                let got = values[s];
-                assert!(got == want || (got == Value::Win(0) && want.wdl() == Wdl::Win));
-                assert_eq!(
-                    got == Value::Win(0),
-                    t.probe(s as u64).unwrap() == Some(Stored::SearchedWin)
-                );
+            assert!(left > 1000 && kept > 1000, "{left} searched, {kept} kept");
+            // Block decoding gives `Win(0)` at the same slots.
+            let values: Vec<Value> = (0..t.blocks())
+                .flat_map(|b| t.block_values(b).unwrap())
+                .collect();
+            for (s, &c) in codes.iter().enumerate() {
+                if let Some(want) = Value::decode(c) {
+                    let got = values[s];
+                    assert!(got == want || (got == Value::Win(0) && want.wdl() == Wdl::Win));
+                    assert_eq!(
+                        got == Value::Win(0),
+                        t.probe(s as u64).unwrap() == Some(Stored::SearchedWin)
+                    );
+                }
             }
-        }
-        // The same table without searched wins is encoding 5 and keeps every distance.
-        compress_codes(&h, &codes, &w, Some(&d), p, None).unwrap();
-        // SAFETY: as above.
-        let plain = unsafe { CompressedTable::open(&w, Some(&d)) }.unwrap();
-        assert!(!plain.searches_wins());
-        for (s, &c) in codes.iter().enumerate().step_by(7) {
-            if let Some(want) = Value::decode(c) {
-                assert_eq!(plain.value(s as u64).unwrap(), Some(want), "slot {s}");
+            // The same table without searched wins is encoding 8 (5) and keeps every distance.
+            compress_codes(&h, &codes, &w, Some(&d), p, None).unwrap();
+            // SAFETY: as above.
+            let plain = unsafe { CompressedTable::open(&w, Some(&d)) }.unwrap();
+            assert!(!plain.searches_wins());
+            drop(plain);
+            assert_eq!(
+                encoding(&d),
+                if grouped {
+                    ENCODING_DTM_GROUPED
+                } else {
+                    ENCODING_DTM
+                }
+            );
+            // SAFETY: as above.
+            let plain = unsafe { CompressedTable::open(&w, Some(&d)) }.unwrap();
+            for (s, &c) in codes.iter().enumerate().step_by(7) {
+                if let Some(want) = Value::decode(c) {
+                    assert_eq!(plain.value(s as u64).unwrap(), Some(want), "slot {s}");
+                }
             }
         }
         std::fs::remove_dir_all(&dir).unwrap();
@@ -814,6 +888,7 @@ mod tests {
                     dtm_block: 1 << 8,
                     level: 3,
                     dict_bytes: 4096,
+                    grouped: true,
                 },
             ),
             (
@@ -823,6 +898,24 @@ mod tests {
                     dtm_block: 1 << 12,
                     level: 1,
                     dict_bytes: 0,
+                    grouped: true,
+                },
+            ),
+            // The older layout (encoding 5) is still read.
+            (
+                70_000,
+                Params {
+                    grouped: false,
+                    ..Params::default()
+                },
+            ),
+            (
+                70_000,
+                Params {
+                    wdl_block: 1 << 11,
+                    dtm_block: 1 << 9,
+                    grouped: false,
+                    ..Params::default()
                 },
             ),
         ] {

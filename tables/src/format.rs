@@ -47,6 +47,13 @@ pub const ENCODING_DERIVED: u32 = 6;
 /// one-ply search (otherwise as [`ENCODING_DTM`]). A reader that knows only encoding 5 refuses
 /// the file instead of reading those entries as wins in 1.
 pub const ENCODING_DTM_SEARCHED: u32 = 7;
+/// Value encoding id of a distance file laid out as [`ENCODING_DTM`] but with each block's
+/// entries grouped: the wins' in slot order, then the losses' (what `retro` writes: the two
+/// kinds' distances differ, and zstd codes each run better apart).
+pub const ENCODING_DTM_GROUPED: u32 = 8;
+/// Value encoding id of [`ENCODING_DTM_SEARCHED`] with its entries grouped as in
+/// [`ENCODING_DTM_GROUPED`].
+pub const ENCODING_DTM_SEARCHED_GROUPED: u32 = 9;
 pub const FINGERPRINT_OFFSET: usize = 128;
 pub const FINGERPRINT_MAX: usize = HEADER_SIZE - FINGERPRINT_OFFSET;
 
@@ -67,7 +74,7 @@ pub enum TableError {
     /// search, by position).
     Derived(PathBuf),
     /// The distance of a win was asked of a slot whose distance file leaves it to a one-ply
-    /// search over the position's moves (encoding 7).
+    /// search over the position's moves (encoding 7 or 9).
     Searched(PathBuf, u64),
 }
 

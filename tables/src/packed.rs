@@ -52,10 +52,28 @@ pub fn unpack_at(packed: &[u8], i: usize) -> u8 {
 /// Decided slots (wins and losses) among symbols `from..to` of packed bytes (`from` a
 /// multiple of 4), eight bytes at a time.
 pub fn decided_between(packed: &[u8], from: usize, to: usize) -> usize {
-    debug_assert!(from.is_multiple_of(4) && from <= to);
     // A symbol is decided when exactly one of its two bits is set (1 loss, 2 win; 3 unused).
+    count_between(packed, from, to, |x| x ^ (x >> 1))
+}
+
+/// Wins (symbol 2: high bit set, low bit clear) among symbols `from..to` of packed bytes
+/// (`from` a multiple of 4).
+pub fn wins_between(packed: &[u8], from: usize, to: usize) -> usize {
+    count_between(packed, from, to, |x| (x >> 1) & !x)
+}
+
+/// Losses (symbol 1) among symbols `from..to` of packed bytes (`from` a multiple of 4).
+pub fn losses_between(packed: &[u8], from: usize, to: usize) -> usize {
+    count_between(packed, from, to, |x| x & !(x >> 1))
+}
+
+/// Symbols among `from..to` whose low bit, after `f` of their word, is set: `f` maps each
+/// 2-bit symbol's bits so that the low bit of each says whether it counts.
+#[inline]
+fn count_between(packed: &[u8], from: usize, to: usize, f: impl Fn(u64) -> u64) -> usize {
+    debug_assert!(from.is_multiple_of(4) && from <= to);
     let count = |b: u8, k: usize| {
-        let x = (b ^ (b >> 1)) & 0x55 & ((1u16 << (2 * k)) - 1) as u8;
+        let x = f(b as u64) & 0x55 & ((1u64 << (2 * k)) - 1);
         x.count_ones() as usize
     };
     let bytes = &packed[from / 4..to / 4];
@@ -64,7 +82,7 @@ pub fn decided_between(packed: &[u8], from: usize, to: usize) -> usize {
         .by_ref()
         .map(|w| {
             let x = u64::from_le_bytes(w.try_into().expect("8 bytes"));
-            ((x ^ (x >> 1)) & 0x5555_5555_5555_5555).count_ones() as usize
+            (f(x) & 0x5555_5555_5555_5555).count_ones() as usize
         })
         .sum();
     c += words
@@ -161,6 +179,13 @@ mod tests {
             for from in (0..=n).step_by(4).filter(|f| f % 36 == 0 || f % 40 == 4) {
                 let plain = syms[from..n].iter().filter(|&&s| s == 1 || s == 2).count();
                 assert_eq!(decided_between(&packed, from, n), plain, "{from}..{n}");
+                let of = |x: u8| syms[from..n].iter().filter(|&&s| s == x).count();
+                assert_eq!(wins_between(&packed, from, n), of(SYM_WIN), "{from}..{n}");
+                assert_eq!(
+                    losses_between(&packed, from, n),
+                    of(SYM_LOSS),
+                    "{from}..{n}"
+                );
             }
         }
     }

@@ -421,14 +421,17 @@ fn damaged_compressed_tables_are_errors_never_values() {
         }
         std::fs::write(path, &good[which]).unwrap();
     }
-    // 3v3 leaves wins to a search: its distance file is of encoding 7, whose win entries are
-    // h + 1. Relabelled as encoding 5 it would read them as h: the header checksum refuses it.
-    let mut relabelled = good[1].clone();
-    assert_eq!(relabelled[20..24], 7u32.to_le_bytes());
-    relabelled[20..24].copy_from_slice(&5u32.to_le_bytes());
-    std::fs::write(&dtm, &relabelled).unwrap();
-    let e = open_compressed(&wdl, Some(&dtm)).err().expect("refused");
-    assert!(e.to_string().contains("sector_3_3_0_0"), "{e}");
+    // 3v3 leaves wins to a search: its distance file is of encoding 9, whose win entries are
+    // h + 1, the wins' before the losses'. Relabelled as encoding 8 it would read them as h,
+    // as 7 or 5 in slot order: the header checksum refuses it.
+    assert_eq!(good[1][20..24], 9u32.to_le_bytes());
+    for other in [8u32, 7, 5] {
+        let mut relabelled = good[1].clone();
+        relabelled[20..24].copy_from_slice(&other.to_le_bytes());
+        std::fs::write(&dtm, &relabelled).unwrap();
+        let e = open_compressed(&wdl, Some(&dtm)).err().expect("refused");
+        assert!(e.to_string().contains("sector_3_3_0_0"), "{other}: {e}");
+    }
     std::fs::write(&dtm, &good[1]).unwrap();
     let v = retro(&["verify", "--dir", d], None);
     assert!(v.status.success(), "{}", stdout(&v));

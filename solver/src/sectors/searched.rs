@@ -5,7 +5,7 @@
 //! keeps its values; so when such a move reaches the win's distance, the distance is 1 + the
 //! least distance among the losing moves into sectors that keep their values
 //! (not derivable), found from their tables without a second ply. Those wins' entries become
-//! 0 in the distance file (encoding 7, whose other wins' entries are `h + 1`), which
+//! 0 in the distance file (encoding 9 or 7, whose other wins' entries are `h + 1`), which
 //! compresses far better than the distances did: 6_6_0_0's distance file takes half the room.
 
 use crate::sectors::children::Children;
