@@ -673,6 +673,86 @@ impl CompressedTable {
         Ok(out)
     }
 
+    /// Writes the distance file again with each block's entries grouped (encoding 8, or 9 for
+    /// searched wins) if it is of the older layout (5 or 7), at zstd `level`; whether it did.
+    /// The new file is written beside, every block of it compared with this table's before it
+    /// replaces the old one (by rename). Check the table whole first: this trusts its values.
+    pub fn regroup_distances(&self, level: i32) -> Result<bool, TableError> {
+        let Some(dtm) = &self.dtm else {
+            return Ok(false);
+        };
+        if self.grouped {
+            return Ok(false);
+        }
+        let path = dtm.mapped().path().to_path_buf();
+        let ds = dtm.layout().block_slots as usize;
+        let mut blocks = Vec::new();
+        for b in 0..self.blocks() {
+            let values = self.block_values(b)?;
+            for part in values.chunks(ds) {
+                let (mut wins, mut losses) = (Vec::new(), Vec::new());
+                for v in part {
+                    match *v {
+                        Value::Win(d) if self.searches_wins => {
+                            put_distance(&mut wins, if d == 0 { 0 } else { (d >> 1) + 1 })
+                        }
+                        Value::Win(d) => put_distance(&mut wins, d >> 1),
+                        Value::Loss(d) => put_distance(&mut losses, d >> 1),
+                        Value::Draw => {}
+                    }
+                }
+                wins.extend_from_slice(&losses);
+                blocks.push(wins);
+            }
+        }
+        let encoding = if self.searches_wins {
+            ENCODING_DTM_SEARCHED_GROUPED
+        } else {
+            ENCODING_DTM_GROUPED
+        };
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(".regroup.tmp");
+        let tmp = path.with_file_name(name);
+        let p = Params {
+            level,
+            ..Params::default()
+        };
+        let written = (|| {
+            write_block_file(
+                &tmp,
+                &self.header,
+                encoding,
+                self.decoded,
+                ds as u32,
+                &blocks,
+                &p,
+            )?;
+            // SAFETY: the file was just written by this process and is not changed meanwhile.
+            let new = unsafe { CompressedTable::open(self.wdl.mapped().path(), Some(&tmp)) }?;
+            new.verify()?;
+            for b in 0..self.blocks() {
+                if new.block_values(b)? != self.block_values(b)? {
+                    return Err(TableError::Corrupt(
+                        tmp.clone(),
+                        format!("block {b} regrouped does not decode to the same values"),
+                    ));
+                }
+            }
+            Ok(())
+        })();
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+        std::fs::rename(&tmp, &path).map_err(|e| TableError::Io(path.clone(), e))?;
+        if let Some(dir) = path.parent() {
+            if let Ok(d) = std::fs::File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+        Ok(true)
+    }
+
     /// The mapped win/draw/loss file and, if opened with it, the distance file.
     pub fn mapped(&self) -> (&crate::mapped::Mapped, Option<&crate::mapped::Mapped>) {
         (self.wdl.mapped(), self.dtm.as_ref().map(|d| d.mapped()))
@@ -870,6 +950,59 @@ mod tests {
                     assert_eq!(plain.value(s as u64).unwrap(), Some(want), "slot {s}");
                 }
             }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn regrouped_distances_are_the_bytes_the_grouped_writer_writes() {
+        let dir = std::env::temp_dir().join(format!("retro-regroup-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let codes = raw_codes(60_000);
+        let key = SectorKey {
+            w: 3,
+            b: 3,
+            wf: 0,
+            bf: 0,
+        };
+        let h = Header::from_values(GAME_MILL, "fp", key, &codes);
+        let mut bits = vec![0u64; codes.len().div_ceil(64)];
+        for (s, &c) in codes.iter().enumerate() {
+            if matches!(Value::decode(c), Some(Value::Win(_))) && s % 2 == 0 {
+                bits[s / 64] |= 1 << (s % 64);
+            }
+        }
+        let searched = SearchedWins { bits };
+        for (wins, dtm_block) in [
+            (None, 1 << 12),
+            (Some(&searched), 1 << 12),
+            (Some(&searched), 1 << 10),
+        ] {
+            let p = |grouped| Params {
+                dtm_block,
+                grouped,
+                ..Params::default()
+            };
+            let (w, d) = (dir.join("old.rtbw"), dir.join("old.rtbd"));
+            let (w2, d2) = (dir.join("new.rtbw"), dir.join("new.rtbd"));
+            compress_codes(&h, &codes, &w, Some(&d), p(false), wins).unwrap();
+            compress_codes(&h, &codes, &w2, Some(&d2), p(true), wins).unwrap();
+            // SAFETY: test files, replaced by rename only.
+            let old = unsafe { CompressedTable::open(&w, Some(&d)) }.unwrap();
+            assert!(!old.grouped);
+            assert!(old.regroup_distances(12).unwrap());
+            drop(old);
+            assert_eq!(std::fs::read(&d).unwrap(), std::fs::read(&d2).unwrap());
+            // SAFETY: as above.
+            let again = unsafe { CompressedTable::open(&w, Some(&d)) }.unwrap();
+            assert!(again.grouped);
+            assert!(!again.regroup_distances(12).unwrap());
+            let left: Vec<_> = std::fs::read_dir(&dir)
+                .unwrap()
+                .flatten()
+                .filter(|e| e.path().extension().is_some_and(|x| x == "tmp"))
+                .collect();
+            assert!(left.is_empty(), "{left:?}");
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }

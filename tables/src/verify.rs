@@ -118,10 +118,14 @@ pub fn verify_file(f: &Path) -> Result<String, VerifyError> {
     check_file(f, false).map(|(what, _)| what)
 }
 
+/// zstd level of the distance files `--upgrade` regroups (`retro compress`'s default).
+pub const UPGRADE_LEVEL: i32 = 12;
+
 /// Checks one table file as [`verify_file`] does, then with `upgrade` writes it again in the
 /// current format version if it is of an older one (atomically: the same header but for the
-/// version, the same body, the current checksums). Returns what it holds and whether it was
-/// rewritten.
+/// version, the same body, the current checksums), and a distance file of the older layout
+/// (encodings 5 and 7) grouped (8 and 9, at [`UPGRADE_LEVEL`]). Returns what it holds and
+/// whether it was rewritten.
 pub fn check_file(f: &Path, upgrade: bool) -> Result<(String, bool), VerifyError> {
     let rewrite = |m: &crate::mapped::Mapped| -> Result<bool, VerifyError> {
         Ok(upgrade && m.rewrite_current()?)
@@ -178,7 +182,9 @@ pub fn check_file(f: &Path, upgrade: bool) -> Result<(String, bool), VerifyError
         let game = placed(&t.header)?;
         let (w, d) = t.mapped();
         let this = if ext == "rtbd" { d.unwrap_or(w) } else { w };
-        (t.header.clone(), game, rewrite(this)?)
+        // An older distance layout is regrouped (which writes the current version too).
+        let regrouped = upgrade && ext == "rtbd" && t.regroup_distances(UPGRADE_LEVEL)?;
+        (t.header.clone(), game, regrouped || rewrite(this)?)
     } else if ext == "rtbp" {
         // SAFETY: as above.
         let t = unsafe { DerivedTable::open(f) }?;
