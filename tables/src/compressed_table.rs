@@ -847,11 +847,9 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn searched_wins_decode_as_searched_and_the_rest_as_raw() {
-        let dir = std::env::temp_dir().join(format!("retro-searched-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let codes = raw_codes(50_000);
+    /// `n` slots of [`raw_codes`] as a 3v3 table, with every `every`-th slot's win searched.
+    fn with_searched_wins(n: usize, every: usize) -> (Vec<u16>, Header, SearchedWins) {
+        let codes = raw_codes(n);
         let key = SectorKey {
             w: 3,
             b: 3,
@@ -859,14 +857,21 @@ mod tests {
             bf: 0,
         };
         let h = Header::from_values(GAME_MILL, "fp", key, &codes);
-        // Every third win is searched (bits the writer's caller would vouch for).
         let mut bits = vec![0u64; codes.len().div_ceil(64)];
         for (s, &c) in codes.iter().enumerate() {
-            if matches!(Value::decode(c), Some(Value::Win(_))) && s % 3 == 0 {
+            if matches!(Value::decode(c), Some(Value::Win(_))) && s % every == 0 {
                 bits[s / 64] |= 1 << (s % 64);
             }
         }
-        let searched = SearchedWins { bits };
+        (codes, h, SearchedWins { bits })
+    }
+
+    #[test]
+    fn searched_wins_decode_as_searched_and_the_rest_as_raw() {
+        let dir = std::env::temp_dir().join(format!("retro-searched-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // Every third win is searched (bits the writer's caller would vouch for).
+        let (codes, h, searched) = with_searched_wins(50_000, 3);
         // Grouped entries (encoding 9) and the older layout (7).
         for grouped in [true, false] {
             let (w, d) = (dir.join("s.rtbw"), dir.join("s.rtbd"));
@@ -958,21 +963,7 @@ mod tests {
     fn regrouped_distances_are_the_bytes_the_grouped_writer_writes() {
         let dir = std::env::temp_dir().join(format!("retro-regroup-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let codes = raw_codes(60_000);
-        let key = SectorKey {
-            w: 3,
-            b: 3,
-            wf: 0,
-            bf: 0,
-        };
-        let h = Header::from_values(GAME_MILL, "fp", key, &codes);
-        let mut bits = vec![0u64; codes.len().div_ceil(64)];
-        for (s, &c) in codes.iter().enumerate() {
-            if matches!(Value::decode(c), Some(Value::Win(_))) && s % 2 == 0 {
-                bits[s / 64] |= 1 << (s % 64);
-            }
-        }
-        let searched = SearchedWins { bits };
+        let (codes, h, searched) = with_searched_wins(60_000, 2);
         for (wins, dtm_block) in [
             (None, 1 << 12),
             (Some(&searched), 1 << 12),
