@@ -110,8 +110,12 @@ the file and folder its header names. Prints a line per file (ok or FAIL and why
 any failed.\n\n\
 --upgrade also rewrites each table that passes and is of an older format version in the current \
 one (version 3: a checksum per 4 KiB, four times cheaper to check than version 2's per 16 KiB, \
-which a short-lived process pays on its first read of each part of a table). The values are the \
-same; the file is replaced atomically."
+which a short-lived process pays on its first read of each part of a table), and each distance \
+file of the older layout (encodings 5 and 7) with its entries grouped (8 and 9: smaller), \
+recompressed at zstd level 12. The values are the same; each file is replaced atomically, a \
+regrouped one only after every block of it was compared with the old. It takes each folder's \
+lock (a folder a solve is writing is checked but not rewritten) and removes what killed writers \
+left there."
     )]
     Verify(VerifyArgs),
     /// Turn the raw sector tables under a directory into compressed ones, in place.
@@ -538,9 +542,10 @@ pub struct VerifyArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
-    /// Rewrite each table of an older format version that passes in the current one (the same
-    /// values; version 3's checksums make a probe's first read of a block cheaper). Takes each
-    /// table folder's lock, as a solve does.
+    /// Rewrite each table of an older format version that passes in the current one, and
+    /// distance files of the older layout grouped (the same values; version 3's checksums make
+    /// a probe's first read of a block cheaper). Takes each table folder's lock, as a solve
+    /// does.
     #[arg(long)]
     pub upgrade: bool,
 }

@@ -66,7 +66,8 @@ impl Layout {
         if self.coder != CODER_ZSTD {
             return Err(format!("unknown block coder {}", self.coder));
         }
-        if !self.block_slots.is_power_of_two() || self.block_slots > 1 << 20 {
+        // At least 64 slots: a block's symbols are counted a byte (4 slots) at a time.
+        if !self.block_slots.is_power_of_two() || !(64..=1 << 20).contains(&self.block_slots) {
             return Err(format!("block size {} slots", self.block_slots));
         }
         if self.blocks != slots.div_ceil(self.block_slots as u64) {

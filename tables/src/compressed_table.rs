@@ -569,7 +569,9 @@ impl CompressedTable {
                 // Grouped: the wins' entries, then the losses'.
                 (true, SYM_WIN) => wins_between(packed, first, i),
                 (true, _) => {
-                    let end = (first + ds as usize).min(4 * packed.len());
+                    // The range ends with the block's slots, not with its last byte's padding.
+                    let n = (self.header.slots - b * s).min(s) as usize;
+                    let end = (first + ds as usize).min(n);
                     wins_between(packed, first, end) + losses_between(packed, first, i)
                 }
             };
@@ -744,7 +746,10 @@ impl CompressedTable {
             let _ = std::fs::remove_file(&tmp);
             return Err(e);
         }
-        std::fs::rename(&tmp, &path).map_err(|e| TableError::Io(path.clone(), e))?;
+        std::fs::rename(&tmp, &path).map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            TableError::Io(path.clone(), e)
+        })?;
         if let Some(dir) = path.parent() {
             if let Ok(d) = std::fs::File::open(dir) {
                 let _ = d.sync_all();

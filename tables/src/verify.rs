@@ -182,9 +182,12 @@ pub fn check_file(f: &Path, upgrade: bool) -> Result<(String, bool), VerifyError
         let game = placed(&t.header)?;
         let (w, d) = t.mapped();
         let this = if ext == "rtbd" { d.unwrap_or(w) } else { w };
-        // An older distance layout is regrouped (which writes the current version too).
+        // An older distance layout is regrouped, which writes the current version too; only a
+        // file not regrouped may be rewritten from its mapped body (a regrouped one would be
+        // written back in the old layout).
         let regrouped = upgrade && ext == "rtbd" && t.regroup_distances(UPGRADE_LEVEL)?;
-        (t.header.clone(), game, regrouped || rewrite(this)?)
+        let rewritten = if regrouped { true } else { rewrite(this)? };
+        (t.header.clone(), game, rewritten)
     } else if ext == "rtbp" {
         // SAFETY: as above.
         let t = unsafe { DerivedTable::open(f) }?;
