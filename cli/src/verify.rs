@@ -10,8 +10,10 @@ use std::path::{Path, PathBuf};
 
 /// `retro verify` (with `upgrade`, `--upgrade`).
 pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
-    let files = table_files(dir)
-        .map_err(|e| CliError::input(format!("cannot read {}: {e}", dir.display())))?;
+    let list = || {
+        table_files(dir).map_err(|e| CliError::input(format!("cannot read {}: {e}", dir.display())))
+    };
+    let files = list()?;
     if files.is_empty() {
         return Err(CliError::other(format!(
             "no tables under {} (nothing to verify: is the path right? `retro solve` writes \
@@ -32,8 +34,7 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
                 Ok(lock)
             });
         }
-        table_files(dir)
-            .map_err(|e| CliError::input(format!("cannot read {}: {e}", dir.display())))?
+        list()?
     } else {
         files
     };
