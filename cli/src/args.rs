@@ -132,8 +132,9 @@ over the position's moves, which all lead to tables that keep their values, so a
 gives it. That halves the set; a probe of a derived position costs one probe of each move. \
 --no-derive keeps every sector's values.\n\n\
 --wdl-only writes (or, for tables compressed already, keeps) only the win/draw/loss files, a \
-fraction of the size: they know win, draw or loss but no distances, and `analyse` and `play`, \
-which show distances, then say the distances are missing. Examples:\n  \
+fraction of the size: they know win, draw or loss but no distances. `analyse` then gives each \
+position's and each move's result without plies, and what needs distances (`--pv`, `play`) says \
+the distances are missing. Examples:\n  \
 retro compress --dir databases\n  retro compress --dir databases --wdl-only --json"
     )]
     Compress(CompressArgs),

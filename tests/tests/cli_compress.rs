@@ -87,6 +87,9 @@ fn analyse_six(d: &str, extra: &str) -> std::process::Output {
     retro(&args, None)
 }
 
+/// A Dara position of the 3v3 table.
+const DARA_FEN: &str = "WW.W../....../BB.B../....../...... w 0 0";
+
 fn analyse_all(d: &str) -> Vec<String> {
     let runs: [&[&str]; 3] = [
         &[
@@ -109,15 +112,7 @@ fn analyse_all(d: &str) -> Vec<String> {
             "--moves",
             "a5 b4 c5 d4 a1 e1",
         ],
-        &[
-            "analyse",
-            "dara",
-            "--dir",
-            d,
-            "--json",
-            "--fen",
-            "WW.W../....../BB.B../....../...... w 0 0",
-        ],
+        &["analyse", "dara", "--dir", d, "--json", "--fen", DARA_FEN],
     ];
     let mut out: Vec<String> = runs
         .iter()
@@ -326,6 +321,48 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
         .unwrap()
         .iter()
         .all(|m| m["plies"].is_null()));
+    // Dara's analyse likewise: a position, and every sampled one with every move.
+    let o = retro(
+        &["analyse", "dara", "--dir", d, "--json", "--fen", DARA_FEN],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dara: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let dara_full: serde_json::Value = serde_json::from_str(&before[2]).unwrap();
+    assert_eq!(dara["distances"], false);
+    assert_eq!(dara["source"], "tables");
+    assert!(dara["plies"].is_null());
+    assert_eq!(dara["result"], dara_full["result"]);
+    let sorted = |a: &serde_json::Value| {
+        let mut r = results(a);
+        r.sort();
+        r
+    };
+    assert_eq!(sorted(&dara), sorted(&dara_full));
+    assert!(!dara["best"].as_array().unwrap().is_empty());
+    let fens = Path::new(d).join("dara.fens");
+    let args = ["analyse", "dara", "--dir", d, "--batch"];
+    let o = retro(&[&args[..], &[fens.to_str().unwrap()]].concat(), None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let answers = stdout(&o);
+    assert_eq!(answers.lines().count(), before[4].lines().count());
+    for (a, b) in answers.lines().zip(before[4].lines()) {
+        let (a, b): (serde_json::Value, serde_json::Value) = (
+            serde_json::from_str(a).unwrap(),
+            serde_json::from_str(b).unwrap(),
+        );
+        assert_eq!(a["distances"], false, "{a}");
+        assert_eq!(
+            (a["fen"].clone(), a["result"].clone()),
+            (b["fen"].clone(), b["result"].clone())
+        );
+        assert_eq!(sorted(&a), sorted(&b), "{a}");
+        assert!(a["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["plies"].is_null()));
+    }
     // Whatever needs distances says so.
     let o = analyse_six(d, "--pv");
     assert!(!o.status.success());

@@ -9,7 +9,7 @@ use retro_engine::dara::{Dara, Position};
 use retro_solver::dara::rules::DaraRules;
 use retro_solver::dara::search::{search, value_of, Limits, Tables};
 use retro_solver::sectors::db::{Db, ProbeError};
-use retro_tables::value::Value as Val;
+use retro_tables::value::{Value as Val, Wdl};
 use serde_json::{json, Value};
 use std::time::Instant;
 
@@ -26,6 +26,68 @@ pub fn exact_value(g: &Dara, t: &Tables, p: &Position) -> Result<Option<Val>, Pr
         return t.value(p).map(Some);
     }
     Ok(None)
+}
+
+/// [`exact_value`] without the distance: what `--wdl-only` tables know too.
+pub fn exact_wdl(g: &Dara, t: &Tables, p: &Position) -> Result<Option<Wdl>, ProbeError> {
+    if let Some((loser, _)) = g.outcome(p) {
+        return Ok(Some(if loser == p.side { Wdl::Loss } else { Wdl::Win }));
+    }
+    if t.covers(p) {
+        return t.wdl(p).map(Some);
+    }
+    Ok(None)
+}
+
+/// The result and plies of a position for an annotation: the value where the tables have
+/// distances, the result alone (plies null) where they are win/draw/loss tables.
+fn known(
+    value: impl Fn() -> Result<Option<Val>, ProbeError>,
+    wdl: impl Fn() -> Result<Option<Wdl>, ProbeError>,
+) -> Result<Option<Value>, ProbeError> {
+    match value() {
+        Ok(v) => Ok(v.map(|v| json!({"result": v.result(), "plies": v.plies()}))),
+        Err(e) if e.no_distances() => {
+            Ok(wdl()?.map(|w| json!({"result": w.result(), "plies": null})))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// [`table_analysis`] from win/draw/loss alone (`--wdl-only` tables): results without plies
+/// ("distances": false), and no principal variation (a line that keeps a won result need not
+/// make progress).
+fn table_wdl_analysis(g: &Dara, t: &Tables, p: &Position) -> Result<Option<Value>, ProbeError> {
+    let Some(v) = exact_wdl(g, t, p)? else {
+        return Ok(None);
+    };
+    let mut list = Vec::new();
+    g.moves(p, &mut list);
+    let mut scored = Vec::new();
+    for (m, q) in &list {
+        let Some(c) = exact_wdl(g, t, q)? else {
+            return Ok(None);
+        };
+        scored.push((g.format_move(m), c.parent()));
+    }
+    scored.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let top = scored.first().map(|s| s.1);
+    let mut out = json!({
+        "fen": g.format_position(p),
+        "result": v.result(),
+        "plies": null,
+        "distances": false,
+        "proven": true,
+        "depth": null,
+        "source": "tables",
+        "best": scored.iter().filter(|s| Some(s.1) == top).map(|s| &s.0).collect::<Vec<_>>(),
+        "moves": scored.iter().map(|s| json!({"move": s.0, "result": s.1.result(), "plies": null}))
+            .collect::<Vec<_>>(),
+    });
+    if g.outcome(p).is_some() {
+        out["game_over"] = json!(true);
+    }
+    Ok(Some(out))
 }
 
 fn value_row(text: String, v: Val) -> Value {
@@ -113,7 +175,11 @@ pub fn analysis_json(
     pv: bool,
     limits: Limits,
 ) -> Result<Value, ProbeError> {
-    if let Some(out) = table_analysis(g, t, p, pv)? {
+    let from_tables = match table_analysis(g, t, p, pv) {
+        Err(e) if e.no_distances() && !pv => table_wdl_analysis(g, t, p),
+        r => r,
+    };
+    if let Some(out) = from_tables? {
         return Ok(out);
     }
     let r = search(g, t, p, limits)?.expect("a finished game has an exact value");
@@ -197,12 +263,12 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
                 // A position no table holds has no annotation; a table that cannot be read is
                 // an error, not a missing annotation.
                 let judge = |a: &Position, b: &Position| {
-                    let before = exact_value(&g, &tables, a)?
-                        .map(|v| json!({"result": v.result(), "plies": v.plies()}));
-                    let after = exact_value(&g, &tables, b)?.map(|v| {
-                        let v = v.parent();
-                        json!({"result": v.result(), "plies": v.plies()})
-                    });
+                    let before =
+                        known(|| exact_value(&g, &tables, a), || exact_wdl(&g, &tables, a))?;
+                    let after = known(
+                        || Ok(exact_value(&g, &tables, b)?.map(Val::parent)),
+                        || Ok(exact_wdl(&g, &tables, b)?.map(Wdl::parent)),
+                    )?;
                     let change = before
                         .as_ref()
                         .zip(after.as_ref())
@@ -245,6 +311,11 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
             "Value: {} (side to move; from the endgame tables)",
             describe(&v)
         );
+        if v["distances"] == false {
+            println!(
+                "Distances: not in these tables (win/draw/loss only, compressed with --wdl-only)"
+            );
+        }
     } else {
         let proven = v["proven"].as_bool().unwrap_or(false);
         println!(

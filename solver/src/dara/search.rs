@@ -7,7 +7,7 @@ use crate::search::score::{lost_at, material_and_mobility, score_of, MATE};
 use crate::sectors::db::{Db, ProbeError};
 use crate::sectors::folded::Folded;
 use retro_engine::dara::{Dara, Move, Position, ALL, NEIGHBOURS, NONE};
-use retro_tables::value::Value;
+use retro_tables::value::{Value, Wdl};
 use retro_tables::SectorKey;
 
 pub use crate::search::score::{value_of, MATE_BOUND};
@@ -82,13 +82,24 @@ impl<'a> Tables<'a> {
 
     /// The table value of a covered position.
     pub fn value(&self, p: &Position) -> Result<Value, ProbeError> {
-        let (s, o) = (p.side.index(), p.side.other().index());
-        self.db.value_folded(&Folded {
-            own: p.stones[s],
-            opp: p.stones[o],
-            own_hand: 0,
-            opp_hand: 0,
-        })
+        self.db.value_folded(&folded(p))
+    }
+
+    /// The table win/draw/loss of a covered position: what every table knows, `--wdl-only`
+    /// ones included.
+    pub fn wdl(&self, p: &Position) -> Result<Wdl, ProbeError> {
+        self.db.wdl_folded(&folded(p))
+    }
+}
+
+/// A movement-phase position with the side to move first, as the tables index it.
+fn folded(p: &Position) -> Folded {
+    let (s, o) = (p.side.index(), p.side.other().index());
+    Folded {
+        own: p.stones[s],
+        opp: p.stones[o],
+        own_hand: 0,
+        opp_hand: 0,
     }
 }
 
