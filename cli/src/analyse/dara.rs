@@ -30,28 +30,14 @@ pub fn exact_value(g: &Dara, t: &Tables, p: &Position) -> Result<Option<Val>, Pr
 
 /// [`exact_value`] without the distance: what `--wdl-only` tables know too.
 pub fn exact_wdl(g: &Dara, t: &Tables, p: &Position) -> Result<Option<Wdl>, ProbeError> {
-    if let Some((loser, _)) = g.outcome(p) {
-        return Ok(Some(if loser == p.side { Wdl::Loss } else { Wdl::Win }));
+    if g.outcome(p).is_some() {
+        // A finished game's value comes from its outcome, not from a table.
+        return Ok(exact_value(g, t, p)?.map(Val::wdl));
     }
     if t.covers(p) {
         return t.wdl(p).map(Some);
     }
     Ok(None)
-}
-
-/// The result and plies of a position for an annotation: the value where the tables have
-/// distances, the result alone (plies null) where they are win/draw/loss tables.
-fn known(
-    value: impl Fn() -> Result<Option<Val>, ProbeError>,
-    wdl: impl Fn() -> Result<Option<Wdl>, ProbeError>,
-) -> Result<Option<Value>, ProbeError> {
-    match value() {
-        Ok(v) => Ok(v.map(|v| json!({"result": v.result(), "plies": v.plies()}))),
-        Err(e) if e.no_distances() => {
-            Ok(wdl()?.map(|w| json!({"result": w.result(), "plies": null})))
-        }
-        Err(e) => Err(e),
-    }
 }
 
 /// [`table_analysis`] from win/draw/loss alone (`--wdl-only` tables): results without plies
@@ -263,10 +249,10 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
                 // A position no table holds has no annotation; a table that cannot be read is
                 // an error, not a missing annotation.
                 let judge = |a: &Position, b: &Position| {
-                    let before =
-                        known(|| exact_value(&g, &tables, a), || exact_wdl(&g, &tables, a))?;
+                    use crate::referee::known;
+                    let before = known(exact_value(&g, &tables, a), || exact_wdl(&g, &tables, a))?;
                     let after = known(
-                        || Ok(exact_value(&g, &tables, b)?.map(Val::parent)),
+                        exact_value(&g, &tables, b).map(|v| v.map(Val::parent)),
                         || Ok(exact_wdl(&g, &tables, b)?.map(Wdl::parent)),
                     )?;
                     let change = before

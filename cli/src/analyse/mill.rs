@@ -9,7 +9,7 @@ use retro_solver::mill::removal::{move_value, move_wdl};
 use retro_solver::mill::sectors::start_sector;
 use retro_solver::mill::Db;
 use retro_solver::sectors::db::ProbeError;
-use retro_tables::value::{Value, Wdl};
+use retro_tables::value::Value;
 use serde_json::{json, Value as Json};
 use std::path::Path;
 use std::time::Instant;
@@ -184,6 +184,16 @@ pub fn closure_json(m: &Mill, p: &Position, variant: &str, why: &str) -> Result<
     Ok(out)
 }
 
+/// A probe's answer, `None` where no table holds the position (a missing sector, a removal
+/// pending).
+fn held<T>(r: Result<T, ProbeError>) -> Result<Option<T>, ProbeError> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(ProbeError::Missing { .. } | ProbeError::RemovalPending) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// The analysis of a Mill position from the tables: value, every move's value, best moves.
 /// Tables without distances (`--wdl-only`) give results alone ("distances": false), and no
 /// principal variation (a line that keeps a won result need not make progress).
@@ -347,16 +357,10 @@ pub fn analyse(
     if let (Some(rec), true) = (&played, opts.annotate) {
         // Positions no table holds (a missing sector, a removal pending) have no annotation;
         // a table that cannot be read is an error, not a missing annotation.
-        let known = |r: Result<Value, ProbeError>, w: &dyn Fn() -> Result<Wdl, ProbeError>| match r
-        {
-            Ok(v) => Ok(Some(json!({"result": v.result(), "plies": v.plies()}))),
-            Err(ProbeError::Missing { .. } | ProbeError::RemovalPending) => Ok(None),
-            Err(e) if e.no_distances() => Ok(Some(json!({"result": w()?.result(), "plies": null}))),
-            Err(e) => Err(e),
-        };
+        use crate::referee::known;
         let judge = |p: &Position, q: &Position| {
-            let before = known(db.value(p), &|| db.wdl(p))?;
-            let after = known(move_value(&db, p, q), &|| move_wdl(&db, p, q))?;
+            let before = known(held(db.value(p)), || held(db.wdl(p)))?;
+            let after = known(held(move_value(&db, p, q)), || held(move_wdl(&db, p, q)))?;
             let change = before
                 .as_ref()
                 .zip(after.as_ref())

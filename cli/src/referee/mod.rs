@@ -7,6 +7,8 @@ pub mod mill;
 pub mod oaq;
 
 use crate::error::CliError;
+use retro_solver::sectors::db::ProbeError;
+use retro_tables::value::{Value, Wdl};
 use serde_json::{json, Value as Json};
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -318,6 +320,22 @@ pub fn annotate<R: Referee, E>(
             }))
         })
         .collect()
+}
+
+/// A position's annotation value: its result and plies where the tables have distances, its
+/// result alone (plies null) where they are win/draw/loss tables (`--wdl-only`), `None` where
+/// no table holds it. Other probe errors stay errors.
+pub fn known(
+    value: Result<Option<Value>, ProbeError>,
+    wdl: impl FnOnce() -> Result<Option<Wdl>, ProbeError>,
+) -> Result<Option<Json>, ProbeError> {
+    match value {
+        Ok(v) => Ok(v.map(|v| json!({"result": v.result(), "plies": v.plies()}))),
+        Err(e) if e.no_distances() => {
+            Ok(wdl()?.map(|w| json!({"result": w.result(), "plies": null})))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// How a win/draw/loss move changed the result, from the values before and after it.
