@@ -347,9 +347,9 @@ pub fn analyse(
         None => analyse(&p)?,
     };
     let distances = out["distances"] != json!(false);
-    if (opts.removal || (played.is_some() && distances)) && out["game_over"].is_null() {
+    if (opts.removal || played.is_some()) && out["game_over"].is_null() {
         let v = db
-            .value(&p)
+            .wdl(&p)
             .map_err(|e| probe_err(&db, rules.mill_variant(), dir, e))?;
         crate::referee::mill::removal_fields(&db, &p, v, &mut out)
             .map_err(|e| probe_err(&db, rules.mill_variant(), dir, e))?;

@@ -7,15 +7,21 @@ use crate::args::{GameKind, PlayArgs};
 use crate::error::CliError;
 use crate::output;
 use crate::play::session::{play, Seats};
+use crate::referee::mill::REMOVAL_NODES;
 use crate::referee::Referee;
 use crate::referee::{dara::DaraReferee, oaq::OaqReferee};
 use retro_engine::mill::Position;
+use retro_engine::Color;
+use retro_solver::dara::progress::capture_planner;
 use retro_solver::dara::rules::DaraRules;
+use retro_solver::mill::removal::RemovalPlanner;
 use retro_solver::mill::Db;
 use retro_solver::oaq::index::OaqIndex;
 use retro_solver::oaq::search::Limits;
+use retro_solver::search::progress::{Planner, Progress, ProgressError};
 use retro_solver::sectors::db::{Db as SectorDb, ProbeError};
 use serde_json::{json, Value as Json};
+use std::cell::RefCell;
 use std::path::Path;
 
 /// Options of `retro play`.
@@ -33,8 +39,9 @@ pub struct PlayOpts<'a> {
 }
 
 /// The Mill adviser: the tables; a search where they do not hold the position.
-fn mill_advice(
-    db: &Db,
+fn mill_advice<'a>(
+    db: &'a Db,
+    planners: &RefCell<[Option<RemovalPlanner<'a>>; 2]>,
     variant: &str,
     dir: &Path,
     p: &Position,
@@ -44,7 +51,17 @@ fn mill_advice(
         Ok(mut v) => {
             v["source"] = json!("tables");
             v["proven"] = json!(true);
-            if v["result"] == "win" {
+            if v["distances"] == false {
+                // Win/draw/loss tables: any winning move keeps the win, but only one that
+                // brings the next removal closer makes progress.
+                if let Some((mv, why)) =
+                    crate::referee::mill::wdl_move(db, &mut planners.borrow_mut(), p, &v)
+                        .map_err(|e| crate::analyse::mill::probe_err(db, variant, dir, e))?
+                {
+                    v["best"] = json!([mv]);
+                    v["source"] = json!(why);
+                }
+            } else if v["result"] == "win" {
                 // Never let a won game slip into an N-move draw.
                 let pick = crate::referee::mill::move_beating_the_n_move_rule(db, p)
                     .map_err(|e| crate::analyse::mill::probe_err(db, variant, dir, e))?;
@@ -64,6 +81,38 @@ fn mill_advice(
     }
 }
 
+/// The engine's move from a position that tables without distances (`--wdl-only`) hold,
+/// whose analysis `v` gives the result alone: any winning move keeps the win, but only one
+/// that brings the next reset of the N-move counter (a removal, a capture, a placement)
+/// closer makes progress. In a won game the move after which that reset is forced soonest; in
+/// a lost one the move that puts it off longest ([`Planner::next`]; `planners` keeps one per
+/// winner, White's wins and Black's, from one move to the next). The position after it, and
+/// the reason for the user; `None` for a draw, or when the search gave up (the caller keeps
+/// the analysis's first best move).
+pub fn planned<G: Progress>(
+    planners: &mut [Option<Planner<G>>; 2],
+    make: impl FnOnce(Color) -> Planner<G>,
+    p: &G::Pos,
+    side: Color,
+    v: &Json,
+    limit: u32,
+) -> Result<Option<(G::Pos, &'static str)>, G::Error> {
+    let (winner, why) = match v["result"].as_str() {
+        Some("win") => (side, "tables (win/draw/loss only), next removal soonest"),
+        Some("loss") => (
+            side.other(),
+            "tables (win/draw/loss only), next removal put off",
+        ),
+        _ => return Ok(None),
+    };
+    let planner = planners[winner as usize].get_or_insert_with(|| make(winner));
+    match planner.next(p, limit) {
+        Ok(Some((q, _))) => Ok(Some((q, why))),
+        Ok(None) | Err(ProgressError::Budget) => Ok(None),
+        Err(ProgressError::Probe(e)) => Err(e),
+    }
+}
+
 /// `retro play mill`.
 pub fn mill(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
     let m = crate::games::mill::game(rules)?;
@@ -71,7 +120,8 @@ pub fn mill(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
     let seats = Seats::parse(opts.seats, m.side_names())?;
     let variant = rules.mill_variant();
     let db = Db::new(m, opts.dir);
-    let advise = |p: &Position| mill_advice(&db, variant, opts.dir, p, opts.limits);
+    let planners = RefCell::new([None, None]);
+    let advise = |p: &Position| mill_advice(&db, &planners, variant, opts.dir, p, opts.limits);
     play(db.game(), start, &seats, opts.as_json, &advise)
 }
 
@@ -86,9 +136,24 @@ pub fn dara(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
     let seats = Seats::parse(opts.seats, referee.side_names())?;
     let db = SectorDb::with_rules(DaraRules { game: g.clone() }, opts.dir);
     let tables = retro_solver::dara::search::Tables::open(&db);
+    let planners = RefCell::new([None, None]);
     let advise = |p: &retro_engine::dara::Position| {
-        crate::analyse::dara::analysis_json(g, &tables, p, false, opts.limits)
-            .map_err(CliError::other)
+        let mut v = crate::analyse::dara::analysis_json(g, &tables, p, false, opts.limits)
+            .map_err(CliError::other)?;
+        if v["distances"] == false {
+            let make = |winner| capture_planner(g, &tables, winner, REMOVAL_NODES);
+            let plan = planned(&mut planners.borrow_mut(), make, p, p.side, &v, 400)
+                .map_err(CliError::other)?;
+            let mut list = Vec::new();
+            g.moves(p, &mut list);
+            if let Some((mv, why)) =
+                plan.and_then(|(q, why)| list.iter().find(|(_, c)| *c == q).map(|(m, _)| (m, why)))
+            {
+                v["best"] = json!([g.format_move(mv)]);
+                v["source"] = json!(why.replace("removal", "capture"));
+            }
+        }
+        Ok(v)
     };
     play(&referee, start, &seats, opts.as_json, &advise)
 }

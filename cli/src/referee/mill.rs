@@ -5,9 +5,10 @@
 use crate::referee::{Ended, Referee};
 use retro_engine::mill::{Mill, Position};
 use retro_engine::Color;
+use retro_solver::mill::removal::{removal_planner, RemovalPlanner};
 use retro_solver::mill::Db;
 use retro_solver::sectors::db::ProbeError;
-use retro_tables::value::Value;
+use retro_tables::value::{Value, Wdl};
 use serde_json::{json, Value as Json};
 
 /// The Mill referee: compound moves, the reference app's rule50 counter.
@@ -105,12 +106,12 @@ pub const REMOVAL_NODES: u64 = 3_000_000;
 /// next removal (or placement, or the end) keeping the win, against the longest resistance
 /// (null when the search gives up), and `cursed`, whether the N-move rule (the profile's
 /// `n-move-rule` and the position's counter) draws the game first.
-pub fn removal_fields(db: &Db, p: &Position, v: Value, out: &mut Json) -> Result<(), ProbeError> {
+pub fn removal_fields(db: &Db, p: &Position, v: Wdl, out: &mut Json) -> Result<(), ProbeError> {
     use retro_solver::mill::removal::{plies_to_removal, RemovalError};
     let winner = match v {
-        Value::Win(_) => p.side,
-        Value::Loss(_) => p.side.other(),
-        Value::Draw => return Ok(()),
+        Wdl::Win => p.side,
+        Wdl::Loss => p.side.other(),
+        Wdl::Draw => return Ok(()),
     };
     if db.game().outcome(p).is_some() {
         return Ok(());
@@ -134,6 +135,34 @@ pub fn removal_fields(db: &Db, p: &Position, v: Value, out: &mut Json) -> Result
         Err(RemovalError::Probe(e)) => return Err(e),
     }
     Ok(())
+}
+
+/// The move to play from `p` with tables that hold no distances (`--wdl-only`), whose
+/// analysis `v` gives the result: see [`crate::play::planned`]. With the reason, for the user;
+/// `None` for a draw, or when the search gave up.
+pub fn wdl_move<'a>(
+    db: &'a Db,
+    planners: &mut [Option<RemovalPlanner<'a>>; 2],
+    p: &Position,
+    v: &Json,
+) -> Result<Option<(String, &'static str)>, ProbeError> {
+    let n = db.game().profile.n_move_rule;
+    let limit = if n > 0 {
+        n.saturating_sub(p.rule50 as u32).max(1) + 200
+    } else {
+        400
+    };
+    let make = |winner| removal_planner(db, winner, REMOVAL_NODES);
+    let Some((q, why)) = crate::play::planned(planners, make, p, p.side, v, limit)? else {
+        return Ok(None);
+    };
+    let m = db.game();
+    let mut list = Vec::new();
+    m.moves(p, &mut list);
+    Ok(list
+        .iter()
+        .find(|(_, c)| *c == q)
+        .map(|(mv, _)| (m.format_move(mv), why)))
 }
 
 /// The fastest winning move of `p` (won for its side to move) that still forces the next

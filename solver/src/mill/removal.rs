@@ -10,47 +10,21 @@
 //! the counter too. Only the next removal is considered: after it the counter starts again from
 //! zero, with a new distance of its own.
 //!
-//! It is an AND-OR search over the plies inside one sector (moves that remove nothing keep the
-//! stone counts), iteratively deepened, with a memory of the depths proven and refuted per
-//! position.
+//! The search is [`crate::search::progress`]'s, over the plies inside one sector (moves that
+//! remove nothing keep the stone counts); [`MillProgress`] is what it needs of Mill.
 
 use crate::mill::Db;
+use crate::search::progress::{Planner, Progress, ProgressError};
 use crate::sectors::db::ProbeError;
-use retro_engine::mill::{Mill, Position};
+use retro_engine::mill::Position;
 use retro_engine::Color;
 use retro_tables::value::{Value, Wdl};
-use std::collections::HashMap;
-
-/// What is known of a position: it is forced within `proven` plies, not within `refuted`.
-#[derive(Clone, Copy, Default)]
-struct Known {
-    proven: Option<u32>,
-    refuted: u32,
-}
-
-/// The search state.
-struct Search<'a> {
-    db: &'a Db,
-    winner: Color,
-    memo: HashMap<Position, Known>,
-    nodes: u64,
-    max_nodes: u64,
-}
 
 /// Why the search stopped without an answer.
-#[derive(Debug)]
-pub enum RemovalError {
-    /// A table could not be read.
-    Probe(ProbeError),
-    /// The node budget ran out.
-    Budget,
-}
+pub type RemovalError = ProgressError<ProbeError>;
 
-impl From<ProbeError> for RemovalError {
-    fn from(e: ProbeError) -> Self {
-        RemovalError::Probe(e)
-    }
-}
+/// Plays a won Mill game towards its next removal (see [`Planner::next`]).
+pub type RemovalPlanner<'a> = Planner<MillProgress<'a>>;
 
 /// The value of a move for its mover (the game may end on it, with the mover still to move).
 pub fn move_value(db: &Db, p: &Position, q: &Position) -> Result<Value, ProbeError> {
@@ -75,77 +49,74 @@ pub fn move_wdl(db: &Db, p: &Position, q: &Position) -> Result<Wdl, ProbeError> 
     Ok(db.wdl(q)?.parent())
 }
 
-impl Search<'_> {
-    /// Whether the winner can force, within `d` plies from `p`, a ply that resets the counter
-    /// or ends the game, keeping the win.
-    fn force(&mut self, p: &Position, d: u32) -> Result<bool, RemovalError> {
-        let m: &Mill = self.db.game();
-        if m.outcome(p).is_some() {
-            return Ok(true);
+/// Mill and its tables for the search: a removal or a placement resets the counter.
+pub struct MillProgress<'a> {
+    db: &'a Db,
+    /// The tables have said they hold no distances (`--wdl-only`): results alone are asked for.
+    wdl_only: bool,
+}
+
+impl<'a> MillProgress<'a> {
+    /// The game of `db`'s tables.
+    pub fn new(db: &'a Db) -> MillProgress<'a> {
+        MillProgress {
+            db,
+            wdl_only: false,
         }
-        if d == 0 {
-            return Ok(false);
-        }
+    }
+}
+
+impl Progress for MillProgress<'_> {
+    type Pos = Position;
+    type Error = ProbeError;
+
+    fn key(&self, p: &Position) -> Position {
         // The counters (plies without removal, move number) are not part of what the position
-        // is: the same position reached by another path is the same node.
-        let key = Position {
+        // is.
+        Position {
             rule50: 0,
             fullmove: 0,
             ..*p
-        };
-        let known = self.memo.get(&key).copied().unwrap_or_default();
-        if known.proven.is_some_and(|x| x <= d) {
-            return Ok(true);
         }
-        if known.refuted >= d {
-            return Ok(false);
-        }
-        self.nodes += 1;
-        if self.nodes > self.max_nodes {
-            return Err(RemovalError::Budget);
-        }
-        let mut list = Vec::new();
-        m.moves(p, &mut list);
-        let winner_moves = p.side == self.winner;
-        // Moves that reset the counter or end the game settle this node at once; the others are
-        // tried in the tables' order: the winner's fastest wins first, the loser's longest
-        // resistance first (the likeliest to prove or refute quickly).
-        let mut open = Vec::with_capacity(list.len());
-        for (_, q) in &list {
-            let v = move_value(self.db, p, q)?;
-            if winner_moves && !matches!(v, Value::Win(_)) {
-                continue;
-            }
-            let settled = q.rule50 == 0 || m.outcome(q).is_some();
-            if settled && winner_moves {
-                open.clear();
-                open.push((i32::MAX, *q, true));
-                break;
-            }
-            if !settled {
-                open.push((v.preference(), *q, false));
-            }
-        }
-        open.sort_by_key(|o| std::cmp::Reverse(if winner_moves { o.0 } else { -o.0 }));
-        let mut result = !winner_moves;
-        for &(_, q, settled) in &open {
-            let ok = settled || self.force(&q, d - 1)?;
-            if ok == winner_moves {
-                result = ok;
-                break;
-            }
-        }
-        if winner_moves && open.is_empty() {
-            result = false;
-        }
-        let e = self.memo.entry(key).or_default();
-        if result {
-            e.proven = Some(e.proven.map_or(d, |x| x.min(d)));
-        } else {
-            e.refuted = e.refuted.max(d);
-        }
-        Ok(result)
     }
+
+    fn side(&self, p: &Position) -> Color {
+        p.side
+    }
+
+    fn over(&self, p: &Position) -> bool {
+        self.db.game().outcome(p).is_some()
+    }
+
+    fn children(&self, p: &Position, out: &mut Vec<Position>) {
+        let mut list = Vec::new();
+        self.db.game().moves(p, &mut list);
+        out.extend(list.into_iter().map(|(_, q)| q));
+    }
+
+    fn resets(&self, _: &Position, q: &Position) -> bool {
+        q.rule50 == 0
+    }
+
+    /// Tables without distances give the result alone, which is all the search needs to be
+    /// exact: once a table has said it has none, only results are asked for.
+    fn rank(&mut self, p: &Position, q: &Position) -> Result<(bool, i32), ProbeError> {
+        if !self.wdl_only {
+            match move_value(self.db, p, q) {
+                Ok(v) => return Ok((matches!(v, Value::Win(_)), v.preference())),
+                Err(e) if e.no_distances() => self.wdl_only = true,
+                Err(e) => return Err(e),
+            }
+        }
+        let w = move_wdl(self.db, p, q)?;
+        Ok((w == Wdl::Win, w as i32 - 1))
+    }
+}
+
+/// A planner of `winner`'s wins over `db`'s tables; each move's search may visit `max_nodes`
+/// positions.
+pub fn removal_planner(db: &Db, winner: Color, max_nodes: u64) -> RemovalPlanner<'_> {
+    Planner::new(MillProgress::new(db), winner, max_nodes)
 }
 
 /// The number of plies within which `winner` can force the next removal (or placement, or the
@@ -159,19 +130,7 @@ pub fn plies_to_removal(
     limit: u32,
     max_nodes: u64,
 ) -> Result<Option<u32>, RemovalError> {
-    let mut s = Search {
-        db,
-        winner,
-        memo: HashMap::new(),
-        nodes: 0,
-        max_nodes,
-    };
-    for d in 1..=limit {
-        if s.force(p, d)? {
-            return Ok(Some(d));
-        }
-    }
-    Ok(None)
+    removal_planner(db, winner, max_nodes).plies(p, limit)
 }
 
 #[cfg(test)]
@@ -179,7 +138,7 @@ mod tests {
     use super::*;
     use crate::sectors::sector::SectorKey;
     use crate::sectors::solve::solve;
-    use retro_engine::mill::Profile;
+    use retro_engine::mill::{Mill, Profile};
 
     /// The plain definition, without memory or deepening: can the winner force a reset (or the
     /// end) within `d` plies, keeping the win?
@@ -253,5 +212,64 @@ mod tests {
             shorter > 0,
             "no win whose next removal comes before its end"
         );
+    }
+
+    #[test]
+    fn removal_moves_reach_the_removal_within_the_distance() {
+        let dir = tempfile::tempdir().unwrap();
+        let profile = Profile {
+            flying: false,
+            ..Profile::default()
+        };
+        let db = Db::new(Mill::new(profile), dir.path());
+        let k44 = SectorKey {
+            w: 4,
+            b: 4,
+            wf: 0,
+            bf: 0,
+        };
+        solve(&db, &[k44], &()).unwrap();
+        let m = db.game();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut games = 0;
+        while games < 40 {
+            let p = crate::mill::test_positions::random_moving_positions(m, 4, 4, 1, &mut seed)[0];
+            let Ok(Value::Win(dtm @ 3..=25)) = db.value(&p) else {
+                continue;
+            };
+            if m.outcome(&p).is_some() {
+                continue;
+            }
+            games += 1;
+            let winner = p.side;
+            let mut planner = removal_planner(&db, winner, 10_000_000);
+            let (mut q, d) = removal_planner(&db, winner, 10_000_000)
+                .next(&p, 200)
+                .unwrap()
+                .expect("a won position has a removal within its distance");
+            assert_eq!(
+                Some(d),
+                plies_to_removal(&db, &p, winner, 200, 10_000_000).unwrap()
+            );
+            assert!(d <= dtm as u32);
+            // Both sides follow the plan: the removal comes after exactly d plies, the game
+            // still won for the winner on the way.
+            let mut plies = 1;
+            while q.rule50 != 0 && m.outcome(&q).is_none() {
+                assert_eq!(
+                    db.wdl(&q).unwrap(),
+                    if q.side == winner {
+                        Wdl::Win
+                    } else {
+                        Wdl::Loss
+                    }
+                );
+                let (next, left) = planner.next(&q, 200).unwrap().unwrap();
+                assert_eq!(left, d - plies, "{q:?}");
+                q = next;
+                plies += 1;
+            }
+            assert_eq!(plies, d, "{p:?}");
+        }
     }
 }
