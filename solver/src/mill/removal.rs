@@ -161,11 +161,11 @@ mod tests {
         }
     }
 
-    #[test]
-    fn distances_agree_with_the_plain_definition_and_never_exceed_the_win() {
+    /// Nine Men's Morris 4 against 4 without flying, solved: a removal does not end the game
+    /// and does not give the loser wings, so wins go through removals whose next one comes
+    /// before the end.
+    fn solved_44() -> (tempfile::TempDir, Db) {
         let dir = tempfile::tempdir().unwrap();
-        // 4 against 4 without flying: a removal does not end the game and does not give the
-        // loser wings, so wins go through removals whose next one comes before the end.
         let profile = Profile {
             flying: false,
             ..Profile::default()
@@ -178,6 +178,12 @@ mod tests {
             bf: 0,
         };
         solve(&db, &[k44], &()).unwrap();
+        (dir, db)
+    }
+
+    #[test]
+    fn distances_agree_with_the_plain_definition_and_never_exceed_the_win() {
+        let (_dir, db) = solved_44();
         let m = db.game();
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let (mut wins, mut checked, mut shorter) = (0, 0, 0);
@@ -216,19 +222,7 @@ mod tests {
 
     #[test]
     fn removal_moves_reach_the_removal_within_the_distance() {
-        let dir = tempfile::tempdir().unwrap();
-        let profile = Profile {
-            flying: false,
-            ..Profile::default()
-        };
-        let db = Db::new(Mill::new(profile), dir.path());
-        let k44 = SectorKey {
-            w: 4,
-            b: 4,
-            wf: 0,
-            bf: 0,
-        };
-        solve(&db, &[k44], &()).unwrap();
+        let (_dir, db) = solved_44();
         let m = db.game();
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut games = 0;
