@@ -58,7 +58,7 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
                 upgraded += usize::from(rewritten);
                 if !as_json {
                     let tag = if rewritten {
-                        format!("  (rewritten: format version {FORMAT_VERSION}, grouped distances)")
+                        format!("  (rewritten: format version {FORMAT_VERSION}, grouped distances, win/draw/loss dictionaries)")
                     } else {
                         String::new()
                     };
@@ -90,7 +90,7 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
     } else if upgrade {
         println!(
             "{} tables checked, {failed} failed, {upgraded} rewritten (format version \
-             {FORMAT_VERSION}, grouped distances)",
+             {FORMAT_VERSION}, grouped distances, win/draw/loss dictionaries)",
             files.len()
         );
     } else {

@@ -752,16 +752,13 @@ impl CompressedTable {
         } else {
             ENCODING_DTM_GROUPED
         };
-        let mut name = path.file_name().unwrap_or_default().to_os_string();
-        name.push(".regroup.tmp");
-        let tmp = path.with_file_name(name);
         let p = Params {
             level,
             ..Params::default()
         };
-        let written = (|| {
+        self.replace_checked(&path, |tmp| {
             write_block_file(
-                &tmp,
+                tmp,
                 &self.header,
                 encoding,
                 self.decoded,
@@ -770,13 +767,77 @@ impl CompressedTable {
                 &p,
             )?;
             // SAFETY: the file was just written by this process and is not changed meanwhile.
-            let new = unsafe { CompressedTable::open(self.wdl.mapped().path(), Some(&tmp)) }?;
+            unsafe { CompressedTable::open(self.wdl.mapped().path(), Some(tmp)) }
+        })?;
+        Ok(true)
+    }
+
+    /// Writes the win/draw/loss file again with a dictionary (see [`Params::wdl_dict_bytes`])
+    /// if it has none and comes out smaller with one, at zstd `level`; whether it did. The new
+    /// file is written beside, every block of it compared with this table's before it replaces
+    /// the old one (by rename). Check the table whole first: this trusts its values.
+    pub fn add_wdl_dictionary(&self, level: i32) -> Result<bool, TableError> {
+        if self.wdl.layout().dict_len > 0 {
+            return Ok(false);
+        }
+        let path = self.wdl.mapped().path().to_path_buf();
+        let blocks = (0..self.blocks())
+            .map(|b| self.wdl.with_block(b, |p| Ok(p.to_vec())))
+            .collect::<Result<Vec<_>, _>>()?;
+        let p = Params {
+            level,
+            ..Params::default()
+        };
+        let dict = finalize_dictionary(&blocks, p.wdl_dict_bytes as usize, level);
+        if dict.is_empty() || !smaller_with(&blocks, &dict, level) {
+            return Ok(false);
+        }
+        let s = self.block_slots() as u32;
+        let size = |l: &Layout| l.dict_len + 8 * (l.blocks + 1) + l.data_len;
+        let old = size(self.wdl.layout());
+        self.replace_checked(&path, |tmp| {
+            write_block_file(
+                tmp,
+                &self.header,
+                ENCODING_WDL,
+                self.decoded,
+                s,
+                &blocks,
+                &p,
+            )?;
+            // SAFETY: the file was just written by this process and is not changed meanwhile.
+            let new = unsafe { CompressedTable::open(tmp, None) }?;
+            if new.wdl.layout().dict_len == 0 || size(new.wdl.layout()) >= old {
+                return Err(TableError::Mismatch(tmp.to_path_buf(), "no smaller".into()));
+            }
+            match &self.dtm {
+                // SAFETY: as above; the distance file is this table's, unchanged.
+                Some(d) => unsafe { CompressedTable::open(tmp, Some(d.mapped().path())) },
+                None => Ok(new),
+            }
+        })?;
+        Ok(true)
+    }
+
+    /// Replaces file `path` of this table by the one `write` writes beside it (and opens as
+    /// the table it becomes): checked whole, every block compared with this table's, then
+    /// renamed over it. On any error the new file is removed and the old one kept.
+    fn replace_checked(
+        &self,
+        path: &Path,
+        write: impl FnOnce(&Path) -> Result<CompressedTable, TableError>,
+    ) -> Result<(), TableError> {
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(".regroup.tmp");
+        let tmp = path.with_file_name(name);
+        let written = (|| {
+            let new = write(&tmp)?;
             new.verify()?;
             for b in 0..self.blocks() {
                 if new.block_values(b)? != self.block_values(b)? {
                     return Err(TableError::Corrupt(
                         tmp.clone(),
-                        format!("block {b} regrouped does not decode to the same values"),
+                        format!("block {b} rewritten does not decode to the same values"),
                     ));
                 }
             }
@@ -786,16 +847,16 @@ impl CompressedTable {
             let _ = std::fs::remove_file(&tmp);
             return Err(e);
         }
-        std::fs::rename(&tmp, &path).map_err(|e| {
+        std::fs::rename(&tmp, path).map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
-            TableError::Io(path.clone(), e)
+            TableError::Io(path.to_path_buf(), e)
         })?;
         if let Some(dir) = path.parent() {
             if let Ok(d) = std::fs::File::open(dir) {
                 let _ = d.sync_all();
             }
         }
-        Ok(true)
+        Ok(())
     }
 
     /// The mapped win/draw/loss file and, if opened with it, the distance file.
@@ -1077,8 +1138,17 @@ mod tests {
             };
             let (plain, plain_bytes) = open(0);
             assert_eq!(plain.wdl.layout().dict_len, 0);
+            // `verify --upgrade` adds the dictionary where `compress` would have kept one:
+            // the same file.
+            assert_eq!(
+                plain.add_wdl_dictionary(Params::default().level).unwrap(),
+                kept
+            );
             drop(plain);
+            let upgraded = std::fs::read(dir.join("t.rtbw")).unwrap();
             let (t, bytes) = open(WDL_DICT_BYTES);
+            assert_eq!(std::fs::read(dir.join("t.rtbw")).unwrap(), upgraded);
+            assert!(!t.add_wdl_dictionary(Params::default().level).unwrap());
             assert_eq!(
                 t.wdl.layout().dict_len > 0,
                 kept,

@@ -124,8 +124,9 @@ pub const UPGRADE_LEVEL: i32 = 12;
 /// Checks one table file as [`verify_file`] does, then with `upgrade` writes it again in the
 /// current format version if it is of an older one (atomically: the same header but for the
 /// version, the same body, the current checksums), and a distance file of the older layout
-/// (encodings 5 and 7) grouped (8 and 9, at [`UPGRADE_LEVEL`]). Returns what it holds and
-/// whether it was rewritten.
+/// (encodings 5 and 7) grouped (8 and 9, at [`UPGRADE_LEVEL`]), and a win/draw/loss file
+/// without a dictionary with one where that makes it smaller (likewise). Returns what it holds
+/// and whether it was rewritten.
 pub fn check_file(f: &Path, upgrade: bool) -> Result<(String, bool), VerifyError> {
     let rewrite = |m: &crate::mapped::Mapped| -> Result<bool, VerifyError> {
         Ok(upgrade && m.rewrite_current()?)
@@ -182,10 +183,15 @@ pub fn check_file(f: &Path, upgrade: bool) -> Result<(String, bool), VerifyError
         let game = placed(&t.header)?;
         let (w, d) = t.mapped();
         let this = if ext == "rtbd" { d.unwrap_or(w) } else { w };
-        // An older distance layout is regrouped, which writes the current version too; only a
-        // file not regrouped may be rewritten from its mapped body (a regrouped one would be
-        // written back in the old layout).
-        let regrouped = upgrade && ext == "rtbd" && t.regroup_distances(UPGRADE_LEVEL)?;
+        // An older distance layout is regrouped, and a win/draw/loss file that a dictionary
+        // makes smaller is written with one, which writes the current version too; only a file
+        // not rewritten so may be rewritten from its mapped body (the new one would be written
+        // back as the old).
+        let regrouped = upgrade
+            && match ext {
+                "rtbd" => t.regroup_distances(UPGRADE_LEVEL)?,
+                _ => t.add_wdl_dictionary(UPGRADE_LEVEL)?,
+            };
         let rewritten = if regrouped { true } else { rewrite(this)? };
         (t.header.clone(), game, rewritten)
     } else if ext == "rtbp" {
