@@ -1,6 +1,8 @@
 //! Probing one slot of a raw and of a compressed table (nine-mens-morris 5_5_0_0, 31 M slots,
-//! both in the page cache), at random slots: the per-probe cost `retro analyse` and the solver
-//! pay. The compressed table is written with `retro compress`'s parameters. And the checksum
+//! nearly all draws, and 5_6_0_0, 72 M, mixed; in the page cache), at random slots: the
+//! per-probe cost `retro analyse` and the solver pay. The compressed table is written with
+//! `retro compress`'s parameters; 5_6_0_0's win/draw/loss file also without the dictionary
+//! those parameters give it (`compressed_wdl_no_dictionary`). And the checksum
 //! of one block as a first read pays it: 16 KiB serial (format version 2) against 4 KiB in four
 //! lanes (version 3).
 
@@ -12,15 +14,30 @@ use retro_solver::sectors::solve::solve;
 use retro_tables::compressed_table::{compress, CompressedTable, Params};
 use retro_tables::sector_table::Table;
 
-fn bench(c: &mut Criterion) {
-    let dir = tempfile::tempdir().unwrap();
-    let db = Db::new(Mill::new(Profile::default()), dir.path());
-    let k = SectorKey {
-        w: 5,
-        b: 5,
-        wf: 0,
-        bf: 0,
-    };
+/// Random slots of a table of `n` slots.
+fn random_slots(n: u64) -> Vec<u64> {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    (0..1 << 16)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        })
+        .collect()
+}
+
+/// Solves sector `w`,`b` (moving phase) and what it depends on into `dir`; its raw table, the
+/// table compressed with `retro compress`'s parameters, and (for `with_plain`) the
+/// win/draw/loss file compressed without a dictionary.
+fn tables(
+    dir: &std::path::Path,
+    w: u8,
+    b: u8,
+    with_plain: bool,
+) -> (Table, CompressedTable, Option<CompressedTable>) {
+    let db = Db::new(Mill::new(Profile::default()), dir);
+    let k = SectorKey { w, b, wf: 0, bf: 0 };
     solve(&db, &[k], &()).unwrap();
     let path = db.path(k);
     // SAFETY: the files live in this benchmark's own folder and are never changed in place.
@@ -31,37 +48,54 @@ fn bench(c: &mut Criterion) {
     // SAFETY: as above.
     let packed = unsafe { CompressedTable::open(&wdl, Some(&dtm)) }.unwrap();
     packed.verify().unwrap();
-    let n = raw.header.slots;
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let slots: Vec<u64> = (0..1 << 16)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        })
-        .collect();
-    let mut g = c.benchmark_group("probe_5v5");
-    let mut i = 0usize;
-    g.bench_function("raw", |b| {
-        b.iter(|| {
-            i = (i + 1) & 0xFFFF;
-            raw.value(black_box(slots[i])).unwrap()
-        })
+    let plain = with_plain.then(|| {
+        let p = Params {
+            wdl_dict_bytes: 0,
+            ..Params::default()
+        };
+        let wdl = path.with_extension("plain.rtbw");
+        compress(&raw, &wdl, None, p).unwrap();
+        // SAFETY: as above.
+        unsafe { CompressedTable::open(&wdl, None) }.unwrap()
     });
-    g.bench_function("compressed", |b| {
-        b.iter(|| {
-            i = (i + 1) & 0xFFFF;
-            packed.value(black_box(slots[i])).unwrap()
-        })
-    });
-    g.bench_function("compressed_wdl", |b| {
-        b.iter(|| {
-            i = (i + 1) & 0xFFFF;
-            packed.symbol(black_box(slots[i])).unwrap()
-        })
-    });
-    g.finish();
+    (raw, packed, plain)
+}
+
+fn bench(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    for (w, b) in [(5, 5), (5, 6)] {
+        let (raw, packed, plain) = tables(dir.path(), w, b, w != b);
+        let slots = random_slots(raw.header.slots);
+        let mut g = c.benchmark_group(format!("probe_{w}v{b}"));
+        let mut i = 0usize;
+        g.bench_function("raw", |b| {
+            b.iter(|| {
+                i = (i + 1) & 0xFFFF;
+                raw.value(black_box(slots[i])).unwrap()
+            })
+        });
+        g.bench_function("compressed", |b| {
+            b.iter(|| {
+                i = (i + 1) & 0xFFFF;
+                packed.value(black_box(slots[i])).unwrap()
+            })
+        });
+        g.bench_function("compressed_wdl", |b| {
+            b.iter(|| {
+                i = (i + 1) & 0xFFFF;
+                packed.symbol(black_box(slots[i])).unwrap()
+            })
+        });
+        if let Some(plain) = &plain {
+            g.bench_function("compressed_wdl_no_dictionary", |b| {
+                b.iter(|| {
+                    i = (i + 1) & 0xFFFF;
+                    plain.symbol(black_box(slots[i])).unwrap()
+                })
+            });
+        }
+        g.finish();
+    }
 }
 
 fn checksums(c: &mut Criterion) {
