@@ -45,8 +45,19 @@ impl ProbeTimes {
         let t = db.table(k).map_err(CliError::other)?;
         let start = Instant::now();
         let v = db.value_folded(f);
-        let ns = start.elapsed().as_nanos() as u64;
-        v.map_err(CliError::other)?;
+        let mut ns = start.elapsed().as_nanos() as u64;
+        match v {
+            // Tables without distances (`--wdl-only`): the result alone is timed.
+            Err(e) if e.no_distances() => {
+                let start = Instant::now();
+                let w = db.wdl_folded(f);
+                ns = start.elapsed().as_nanos() as u64;
+                w.map_err(CliError::other)?;
+            }
+            v => {
+                v.map_err(CliError::other)?;
+            }
+        }
         self.tables
             .entry(k)
             .or_insert_with(|| (kind(&t.0), Vec::new()))

@@ -6,12 +6,12 @@ use retro_engine::Color;
 use retro_solver::dara::rules::DaraRules;
 use retro_solver::dara::search::Tables;
 use retro_solver::mill::sectors::start_sector;
-use retro_solver::sectors::db::Db;
+use retro_solver::sectors::db::{Db, ProbeError};
 use retro_solver::sectors::folded::Folded;
 use retro_solver::sectors::index::BoardIndex;
 use retro_solver::sectors::rules::SectorRules;
 use retro_solver::sectors::sector::{plan, SectorKey};
-use retro_tables::value::Value as Val;
+use retro_tables::value::{Value as Val, Wdl};
 use std::io::Write;
 
 /// Tries per wanted position before a table is given up as holding too few legal ones.
@@ -67,15 +67,28 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
                 if g.outcome(&p).is_some() {
                     return Ok(Checked::Skipped);
                 }
-                let v = db.value(&p).map_err(err)?;
+                use retro_solver::mill::removal::{move_value, move_wdl};
                 let mut moves = Vec::new();
                 g.moves(&p, &mut moves);
-                let values = moves
-                    .iter()
-                    .map(|(_, q)| retro_solver::mill::removal::move_value(&db, &p, q))
-                    .collect::<Result<Vec<Val>, _>>()
-                    .map_err(err)?;
-                Ok(Checked::compare(fen, v, values))
+                let values = || -> Result<Checked, ProbeError> {
+                    let v = db.value(&p)?;
+                    let values = moves.iter().map(|(_, q)| move_value(&db, &p, q));
+                    Ok(Checked::compare(&fen, v, values.collect::<Result<_, _>>()?))
+                };
+                // Tables without distances (`--wdl-only`) are checked for the result alone.
+                let wdl = || -> Result<Checked, ProbeError> {
+                    let w = db.wdl(&p)?;
+                    let results = moves.iter().map(|(_, q)| move_wdl(&db, &p, q));
+                    Ok(Checked::compare_wdl(
+                        &fen,
+                        w,
+                        results.collect::<Result<_, _>>()?,
+                    ))
+                };
+                match values() {
+                    Err(e) if e.no_distances() => wdl().map_err(err),
+                    r => r.map_err(err),
+                }
             };
             emit(
                 &db,
@@ -104,13 +117,8 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
             };
             let tables = Tables::open(&db);
             let check = |f: &Folded| -> Result<Checked, CliError> {
+                use crate::analyse::dara::{exact_value, exact_wdl};
                 let Some((p, fen)) = to_position(f) else {
-                    return Ok(Checked::Skipped);
-                };
-                let exact = |p: &retro_engine::dara::Position| {
-                    crate::analyse::dara::exact_value(&g, &tables, p).map_err(CliError::other)
-                };
-                let Some(v) = exact(&p)? else {
                     return Ok(Checked::Skipped);
                 };
                 if g.outcome(&p).is_some() {
@@ -118,16 +126,39 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
                 }
                 let mut moves = Vec::new();
                 g.moves(&p, &mut moves);
-                let mut values = Vec::new();
-                for (_, q) in &moves {
-                    // A move the tables do not cover (none here: Dara's tables are closed
-                    // under moves) would leave the position unchecked.
-                    let Some(c) = exact(q)? else {
+                // A move the tables do not cover (none here: Dara's tables are closed under
+                // moves) would leave the position unchecked.
+                let values = || -> Result<Checked, ProbeError> {
+                    let Some(v) = exact_value(&g, &tables, &p)? else {
                         return Ok(Checked::Skipped);
                     };
-                    values.push(c.parent());
+                    let mut values = Vec::new();
+                    for (_, q) in &moves {
+                        let Some(c) = exact_value(&g, &tables, q)? else {
+                            return Ok(Checked::Skipped);
+                        };
+                        values.push(c.parent());
+                    }
+                    Ok(Checked::compare(&fen, v, values))
+                };
+                // Tables without distances (`--wdl-only`) are checked for the result alone.
+                let wdl = || -> Result<Checked, ProbeError> {
+                    let Some(w) = exact_wdl(&g, &tables, &p)? else {
+                        return Ok(Checked::Skipped);
+                    };
+                    let mut results = Vec::new();
+                    for (_, q) in &moves {
+                        let Some(c) = exact_wdl(&g, &tables, q)? else {
+                            return Ok(Checked::Skipped);
+                        };
+                        results.push(c.parent());
+                    }
+                    Ok(Checked::compare_wdl(&fen, w, results))
+                };
+                match values() {
+                    Err(e) if e.no_distances() => wdl().map_err(CliError::other),
+                    r => r.map_err(CliError::other),
                 }
-                Ok(Checked::compare(fen, v, values))
             };
             emit(
                 &db,
@@ -150,14 +181,14 @@ enum Checked {
     Agrees,
     /// Not a position to check (over, or not a legal text).
     Skipped,
-    /// The position, the table's value and the best of its moves'.
-    Differs(String, Val, Val),
+    /// The position, the table's value and the best of its moves', in words.
+    Differs(String, String, String),
 }
 
 impl Checked {
     /// Compares the table's value with the best of its moves' values (for the mover; no move
     /// is a loss at once).
-    fn compare(fen: String, table: Val, moves: Vec<Val>) -> Checked {
+    fn compare(fen: &str, table: Val, moves: Vec<Val>) -> Checked {
         let best = moves
             .into_iter()
             .max_by_key(|v| v.preference())
@@ -165,7 +196,18 @@ impl Checked {
         if table == best {
             Checked::Agrees
         } else {
-            Checked::Differs(fen, table, best)
+            Checked::Differs(fen.to_string(), in_words(table), in_words(best))
+        }
+    }
+
+    /// [`Checked::compare`] for results alone (tables without distances).
+    fn compare_wdl(fen: &str, table: Wdl, moves: Vec<Wdl>) -> Checked {
+        let best = moves.into_iter().max().unwrap_or(Wdl::Loss);
+        if table == best {
+            Checked::Agrees
+        } else {
+            let words = |w: Wdl| w.result().to_string();
+            Checked::Differs(fen.to_string(), words(table), words(best))
         }
     }
 }
@@ -225,11 +267,7 @@ fn emit<R: SectorRules>(
                         got += 1;
                     }
                     Checked::Differs(text, table, moves) => {
-                        eprintln!(
-                            "{text}: the table says {}, its moves give {}",
-                            in_words(table),
-                            in_words(moves)
-                        );
+                        eprintln!("{text}: the table says {table}, its moves give {moves}");
                         differ += 1;
                         got += 1;
                     }

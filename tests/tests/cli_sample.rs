@@ -177,3 +177,64 @@ fn check_compares_each_value_with_its_moves() {
         stdout(&o)
     );
 }
+
+/// Tables without distances (`compress --wdl-only`): `--check` compares each result with the
+/// best of its moves' results, and catches results swapped in a well-formed table; `--time`
+/// times their probes.
+#[test]
+fn check_and_time_read_win_draw_loss_tables() {
+    use retro_tables::sector_table::{write, Table};
+    use retro_tables::value::Value as V;
+    let dir = solved_moving_phase();
+    let d = dir.path().to_str().unwrap();
+    // Swap the codes of 300 wins and 300 losses of 3_3_0_0: the counts and longest distances
+    // stay those of the header, so the table is well formed.
+    let folder = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_dir())
+        .unwrap();
+    let path = folder.join("sector_3_3_0_0.rtb");
+    // SAFETY: nothing writes the file while it is open; it is replaced by a rename after.
+    let t = unsafe { Table::open(&path) }.unwrap();
+    let (header, mut codes) = (t.header.clone(), t.codes().unwrap());
+    drop(t);
+    let of = |pick: fn(V) -> bool| -> Vec<usize> {
+        let slots = (0..codes.len()).filter(|&i| V::decode(codes[i]).is_some_and(pick));
+        slots.step_by(53).take(300).collect()
+    };
+    let (wins, losses) = (
+        of(|v| matches!(v, V::Win(_))),
+        of(|v| matches!(v, V::Loss(_))),
+    );
+    assert_eq!((wins.len(), losses.len()), (300, 300));
+    for (&w, &l) in wins.iter().zip(&losses) {
+        codes.swap(w, l);
+    }
+    write(&path, &header, &codes).unwrap();
+    let o = retro(
+        &["compress", "--dir", d, "--wdl-only", "--no-derive", "-q"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = sample(d, &["--time", "--count", "2000", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("compressed"), "{}", stdout(&o));
+    let o = sample(
+        d,
+        &[
+            "--check", "--count", "3000", "--sector", "4,4,0,0", "--json",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        (v["differ"].as_u64(), v["agree"].as_u64()),
+        (Some(0), Some(3000)),
+        "{v}"
+    );
+    let o = sample(d, &["--check", "--count", "3000", "--sector", "3,3,0,0"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stderr(&o).contains("its moves give"), "{}", stderr(&o));
+    assert!(!stdout(&o).contains(" 0 differ"), "{}", stdout(&o));
+}
