@@ -1161,6 +1161,25 @@ mod tests {
                 let Some(v) = Value::decode(c) else { continue };
                 assert_eq!(t.value(s as u64).unwrap(), Some(v), "slot {s}");
             }
+            if kept {
+                // A byte of the dictionary damaged: the file is refused when opened (the
+                // dictionary's block checksums), naming it, never read with another one.
+                let dict_len = t.wdl.layout().dict_len as usize;
+                drop(t);
+                let w = dir.join("t.rtbw");
+                let good = std::fs::read(&w).unwrap();
+                for at in [0, dict_len / 2, dict_len - 1] {
+                    let mut bad = good.clone();
+                    bad[HEADER_SIZE + at] ^= 0x10;
+                    std::fs::write(&w, &bad).unwrap();
+                    // SAFETY: as above.
+                    match unsafe { CompressedTable::open(&w, None) } {
+                        Err(TableError::Corrupt(path, _)) => assert_eq!(path, w),
+                        Err(e) => panic!("byte {at}: {e}"),
+                        Ok(_) => panic!("byte {at} of the dictionary damaged, and opened"),
+                    }
+                }
+            }
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }
