@@ -2,6 +2,7 @@
 
 use crate::args::{GameKind, SampleArgs};
 use crate::error::CliError;
+use retro_engine::dara::{Move as DaraMove, Position as DaraPosition};
 use retro_engine::Color;
 use retro_solver::dara::rules::DaraRules;
 use retro_solver::dara::search::Tables;
@@ -126,34 +127,31 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
                 }
                 let mut moves = Vec::new();
                 g.moves(&p, &mut moves);
-                // A move the tables do not cover (none here: Dara's tables are closed under
-                // moves) would leave the position unchecked.
-                let values = || -> Result<Checked, ProbeError> {
-                    let Some(v) = exact_value(&g, &tables, &p)? else {
-                        return Ok(Checked::Skipped);
-                    };
-                    let mut values = Vec::new();
-                    for (_, q) in &moves {
-                        let Some(c) = exact_value(&g, &tables, q)? else {
-                            return Ok(Checked::Skipped);
-                        };
-                        values.push(c.parent());
+                // The table's answer for `p` and each move's (for the mover); `None` where
+                // the tables do not cover one (none here: Dara's tables are closed under
+                // moves), which leaves the position unchecked.
+                fn answers<T>(
+                    p: &DaraPosition,
+                    moves: &[(DaraMove, DaraPosition)],
+                    probe: impl Fn(&DaraPosition) -> Result<Option<T>, ProbeError>,
+                    parent: fn(T) -> T,
+                ) -> Result<Option<(T, Vec<T>)>, ProbeError> {
+                    let Some(v) = probe(p)? else { return Ok(None) };
+                    let mut children = Vec::with_capacity(moves.len());
+                    for (_, q) in moves {
+                        let Some(c) = probe(q)? else { return Ok(None) };
+                        children.push(parent(c));
                     }
-                    Ok(Checked::compare(&fen, v, values))
+                    Ok(Some((v, children)))
+                }
+                let values = || -> Result<Checked, ProbeError> {
+                    let a = answers(&p, &moves, |q| exact_value(&g, &tables, q), Val::parent)?;
+                    Ok(a.map_or(Checked::Skipped, |(v, c)| Checked::compare(&fen, v, c)))
                 };
                 // Tables without distances (`--wdl-only`) are checked for the result alone.
                 let wdl = || -> Result<Checked, ProbeError> {
-                    let Some(w) = exact_wdl(&g, &tables, &p)? else {
-                        return Ok(Checked::Skipped);
-                    };
-                    let mut results = Vec::new();
-                    for (_, q) in &moves {
-                        let Some(c) = exact_wdl(&g, &tables, q)? else {
-                            return Ok(Checked::Skipped);
-                        };
-                        results.push(c.parent());
-                    }
-                    Ok(Checked::compare_wdl(&fen, w, results))
+                    let a = answers(&p, &moves, |q| exact_wdl(&g, &tables, q), Wdl::parent)?;
+                    Ok(a.map_or(Checked::Skipped, |(w, c)| Checked::compare_wdl(&fen, w, c)))
                 };
                 match values() {
                     Err(e) if e.no_distances() => wdl().map_err(CliError::other),

@@ -114,12 +114,32 @@ fn samples_are_legal_repeatable_and_where_asked() {
     assert!(stderr(&o).contains("no tables"), "{}", stderr(&o));
 }
 
+/// The path, header and codes of the 3_3_0_0 table under `dir`.
+fn table_3v3(
+    dir: &std::path::Path,
+) -> (
+    std::path::PathBuf,
+    retro_tables::sector_table::Header,
+    Vec<u16>,
+) {
+    let folder = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_dir())
+        .unwrap();
+    let path = folder.join("sector_3_3_0_0.rtb");
+    // SAFETY: nothing writes the file while it is open; it is replaced by a rename after.
+    let t = unsafe { retro_tables::sector_table::Table::open(&path) }.unwrap();
+    let (header, codes) = (t.header.clone(), t.codes().unwrap());
+    (path, header, codes)
+}
+
 /// `--check` compares each sampled position's value with the best of its moves' values: what a
 /// solve writes agrees everywhere, and a table whose wins were lengthened (well formed,
 /// checksums and all, so `verify` passes it) is caught. Dara's tables are checked the same way.
 #[test]
 fn check_compares_each_value_with_its_moves() {
-    use retro_tables::sector_table::{write, Table};
+    use retro_tables::sector_table::write;
     use retro_tables::value::{win, Value as V};
     let dir = solved_moving_phase();
     let d = dir.path().to_str().unwrap();
@@ -129,16 +149,7 @@ fn check_compares_each_value_with_its_moves() {
     assert_eq!(v["differ"], 0, "{v}");
     assert!(v["agree"].as_u64().unwrap() > 3000, "{v}");
     // Lengthen every win of 3_3_0_0 by two plies (the header's longest win with them).
-    let folder = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.is_dir())
-        .unwrap();
-    let path = folder.join("sector_3_3_0_0.rtb");
-    // SAFETY: nothing writes the file while it is open; it is replaced by a rename after.
-    let t = unsafe { Table::open(&path) }.unwrap();
-    let (mut header, mut codes) = (t.header.clone(), t.codes().unwrap());
-    drop(t);
+    let (path, mut header, mut codes) = table_3v3(dir.path());
     let mut changed = 0;
     for c in codes.iter_mut() {
         if let Some(V::Win(n)) = V::decode(*c) {
@@ -183,22 +194,13 @@ fn check_compares_each_value_with_its_moves() {
 /// times their probes.
 #[test]
 fn check_and_time_read_win_draw_loss_tables() {
-    use retro_tables::sector_table::{write, Table};
+    use retro_tables::sector_table::write;
     use retro_tables::value::Value as V;
     let dir = solved_moving_phase();
     let d = dir.path().to_str().unwrap();
     // Swap the codes of 300 wins and 300 losses of 3_3_0_0: the counts and longest distances
     // stay those of the header, so the table is well formed.
-    let folder = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.is_dir())
-        .unwrap();
-    let path = folder.join("sector_3_3_0_0.rtb");
-    // SAFETY: nothing writes the file while it is open; it is replaced by a rename after.
-    let t = unsafe { Table::open(&path) }.unwrap();
-    let (header, mut codes) = (t.header.clone(), t.codes().unwrap());
-    drop(t);
+    let (path, header, mut codes) = table_3v3(dir.path());
     let of = |pick: fn(V) -> bool| -> Vec<usize> {
         let slots = (0..codes.len()).filter(|&i| V::decode(codes[i]).is_some_and(pick));
         slots.step_by(53).take(300).collect()
