@@ -34,8 +34,9 @@ pub struct Params {
     pub level: i32,
     /// Bytes of the dictionary trained per file (0: none).
     pub dict_bytes: u32,
-    /// Bytes of a dictionary tried for the win/draw/loss file when `dict_bytes` is 0: trained
-    /// on its blocks and kept when the file comes out smaller with it (0: none tried). Its
+    /// Bytes of a dictionary tried for the win/draw/loss file when `dict_bytes` is 0: made
+    /// from a sample of its blocks ([`finalize_dictionary`]) and kept when the file comes out
+    /// smaller with it (0: none tried). Its
     /// entropy tables serve every block that reuses them, so those blocks also decode faster.
     pub wdl_dict_bytes: u32,
     /// Group each distance block's entries, wins' then losses' (encodings 8 and 9; `false`
@@ -142,7 +143,17 @@ fn compress_codes(
         losses: syms.iter().filter(|&&s| s == SYM_LOSS).count() as u64,
     };
     let wdl_blocks: Vec<Vec<u8>> = syms.chunks(p.wdl_block as usize).map(pack).collect();
-    write_block_file(wdl, h, ENCODING_WDL, decoded, p.wdl_block, &wdl_blocks, &p)?;
+    let dict = dictionary(&wdl_blocks, ENCODING_WDL, &p);
+    write_block_file(
+        wdl,
+        h,
+        ENCODING_WDL,
+        decoded,
+        p.wdl_block,
+        &wdl_blocks,
+        &dict,
+        &p,
+    )?;
     if let Some(dtm) = dtm {
         // The longest win stays stored (so `verify` finds it), and a table whose longest win
         // is 1 ply has nothing to search.
@@ -188,11 +199,31 @@ fn compress_codes(
             (true, false) => ENCODING_DTM_SEARCHED,
             (false, false) => ENCODING_DTM,
         };
-        write_block_file(dtm, h, encoding, decoded, p.dtm_block, &blocks, &p)?;
+        let dict = dictionary(&blocks, encoding, &p);
+        write_block_file(dtm, h, encoding, decoded, p.dtm_block, &blocks, &dict, &p)?;
     }
     Ok(())
 }
 
+/// The dictionary a block file of `encoding` gets: one trained on its blocks when
+/// `p.dict_bytes` asks for it; for a win/draw/loss file otherwise, one of `p.wdl_dict_bytes`
+/// made from a sample of its blocks when a sample of blocks says the file comes out smaller
+/// with it; else none (empty).
+fn dictionary(blocks: &[Vec<u8>], encoding: u32, p: &Params) -> Vec<u8> {
+    if p.dict_bytes > 0 {
+        return train_dictionary(blocks, p.dict_bytes as usize);
+    }
+    if encoding == ENCODING_WDL && p.wdl_dict_bytes > 0 {
+        let tried = finalize_dictionary(blocks, p.wdl_dict_bytes as usize, p.level);
+        if !tried.is_empty() && smaller_with(blocks, &tried, p.level) {
+            return tried;
+        }
+    }
+    Vec::new()
+}
+
+/// Writes a block file of `blocks` compressed with `dict` (see [`dictionary`]).
+#[allow(clippy::too_many_arguments)]
 fn write_block_file(
     path: &Path,
     h: &Header,
@@ -200,35 +231,22 @@ fn write_block_file(
     decoded: Decoded,
     block_slots: u32,
     blocks: &[Vec<u8>],
+    dict: &[u8],
     p: &Params,
 ) -> Result<(), TableError> {
-    let dict = if p.dict_bytes > 0 {
-        train_dictionary(blocks, p.dict_bytes as usize)
-    } else {
-        Vec::new()
-    };
-    let body_with = |dict: Vec<u8>| {
+    let (body, data_len) =
         crate::par::map_items(&blocks.chunks(256).collect::<Vec<_>>(), |group| {
-            build_body(group, &dict, p.level)
+            build_body(group, dict, p.level)
         })
         .into_iter()
         .collect::<Result<Vec<_>, String>>()
-        .map(|parts| (join_bodies(&dict, parts, blocks.len()), dict.len() as u64))
-        .map_err(|m| TableError::Io(path.to_path_buf(), std::io::Error::other(m)))
-    };
-    let mut dict = dict;
-    if encoding == ENCODING_WDL && p.dict_bytes == 0 && p.wdl_dict_bytes > 0 {
-        let tried = finalize_dictionary(blocks, p.wdl_dict_bytes as usize, p.level);
-        if !tried.is_empty() && smaller_with(blocks, &tried, p.level) {
-            dict = tried;
-        }
-    }
-    let ((body, data_len), dict_len) = body_with(dict)?;
+        .map(|parts| join_bodies(dict, parts, blocks.len()))
+        .map_err(|m| TableError::Io(path.to_path_buf(), std::io::Error::other(m)))?;
     let layout = Layout {
         block_slots,
         coder: CODER_ZSTD,
         blocks: blocks.len() as u64,
-        dict_len,
+        dict_len: dict.len() as u64,
         data_len,
     };
     let mut head = h.encode_as(encoding);
@@ -756,6 +774,7 @@ impl CompressedTable {
             level,
             ..Params::default()
         };
+        let dict = dictionary(&blocks, encoding, &p);
         self.replace_checked(&path, |tmp| {
             write_block_file(
                 tmp,
@@ -764,12 +783,12 @@ impl CompressedTable {
                 self.decoded,
                 ds as u32,
                 &blocks,
+                &dict,
                 &p,
             )?;
             // SAFETY: the file was just written by this process and is not changed meanwhile.
-            unsafe { CompressedTable::open(self.wdl.mapped().path(), Some(tmp)) }
-        })?;
-        Ok(true)
+            unsafe { CompressedTable::open(self.wdl.mapped().path(), Some(tmp)) }.map(Some)
+        })
     }
 
     /// Writes the win/draw/loss file again with a dictionary (see [`Params::wdl_dict_bytes`])
@@ -788,50 +807,46 @@ impl CompressedTable {
             level,
             ..Params::default()
         };
-        let dict = finalize_dictionary(&blocks, p.wdl_dict_bytes as usize, level);
-        if dict.is_empty() || !smaller_with(&blocks, &dict, level) {
+        let dict = dictionary(&blocks, ENCODING_WDL, &p);
+        if dict.is_empty() {
             return Ok(false);
         }
         let s = self.block_slots() as u32;
         let size = |l: &Layout| l.dict_len + 8 * (l.blocks + 1) + l.data_len;
         let old = size(self.wdl.layout());
         self.replace_checked(&path, |tmp| {
-            write_block_file(
-                tmp,
-                &self.header,
-                ENCODING_WDL,
-                self.decoded,
-                s,
-                &blocks,
-                &p,
-            )?;
+            let (h, d) = (&self.header, self.decoded);
+            write_block_file(tmp, h, ENCODING_WDL, d, s, &blocks, &dict, &p)?;
             // SAFETY: the file was just written by this process and is not changed meanwhile.
             let new = unsafe { CompressedTable::open(tmp, None) }?;
-            if new.wdl.layout().dict_len == 0 || size(new.wdl.layout()) >= old {
-                return Err(TableError::Mismatch(tmp.to_path_buf(), "no smaller".into()));
+            // The sample judged it smaller; the whole file may still not be: keep the old.
+            if size(new.wdl.layout()) >= old {
+                return Ok(None);
             }
             match &self.dtm {
                 // SAFETY: as above; the distance file is this table's, unchanged.
-                Some(d) => unsafe { CompressedTable::open(tmp, Some(d.mapped().path())) },
-                None => Ok(new),
+                Some(d) => unsafe { CompressedTable::open(tmp, Some(d.mapped().path())) }.map(Some),
+                None => Ok(Some(new)),
             }
-        })?;
-        Ok(true)
+        })
     }
 
     /// Replaces file `path` of this table by the one `write` writes beside it (and opens as
-    /// the table it becomes): checked whole, every block compared with this table's, then
-    /// renamed over it. On any error the new file is removed and the old one kept.
+    /// the table it becomes, or `None`: keep the old one): checked whole, every block compared
+    /// with this table's, then renamed over it; whether it did. On any error, or `None`, the
+    /// new file is removed and the old one kept.
     fn replace_checked(
         &self,
         path: &Path,
-        write: impl FnOnce(&Path) -> Result<CompressedTable, TableError>,
-    ) -> Result<(), TableError> {
+        write: impl FnOnce(&Path) -> Result<Option<CompressedTable>, TableError>,
+    ) -> Result<bool, TableError> {
         let mut name = path.file_name().unwrap_or_default().to_os_string();
         name.push(".regroup.tmp");
         let tmp = path.with_file_name(name);
         let written = (|| {
-            let new = write(&tmp)?;
+            let Some(new) = write(&tmp)? else {
+                return Ok(false);
+            };
             new.verify()?;
             for b in 0..self.blocks() {
                 if new.block_values(b)? != self.block_values(b)? {
@@ -841,11 +856,11 @@ impl CompressedTable {
                     ));
                 }
             }
-            Ok(())
+            Ok(true)
         })();
-        if let Err(e) = written {
+        if !matches!(written, Ok(true)) {
             let _ = std::fs::remove_file(&tmp);
-            return Err(e);
+            return written;
         }
         std::fs::rename(&tmp, path).map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
@@ -856,7 +871,7 @@ impl CompressedTable {
                 let _ = d.sync_all();
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     /// The mapped win/draw/loss file and, if opened with it, the distance file.

@@ -87,8 +87,8 @@ fn mill_advice<'a>(
 /// closer makes progress. In a won game the move after which that reset is forced soonest; in
 /// a lost one the move that puts it off longest ([`Planner::next`]; `planners` keeps one per
 /// winner, White's wins and Black's, from one move to the next). The position after it, and
-/// the reason for the user; `None` for a draw, or when the search gave up (the caller keeps
-/// the analysis's first best move).
+/// the reason for the user (naming the `reset`: removal, capture); `None` for a draw, or when
+/// the search gave up (the caller keeps the analysis's first best move).
 pub fn planned<G: Progress>(
     planners: &mut [Option<Planner<G>>; 2],
     make: impl FnOnce(Color) -> Planner<G>,
@@ -96,15 +96,14 @@ pub fn planned<G: Progress>(
     side: Color,
     v: &Json,
     limit: u32,
-) -> Result<Option<(G::Pos, &'static str)>, G::Error> {
-    let (winner, why) = match v["result"].as_str() {
-        Some("win") => (side, "tables (win/draw/loss only), next removal soonest"),
-        Some("loss") => (
-            side.other(),
-            "tables (win/draw/loss only), next removal put off",
-        ),
+    reset: &str,
+) -> Result<Option<(G::Pos, String)>, G::Error> {
+    let (winner, plan) = match v["result"].as_str() {
+        Some("win") => (side, "soonest"),
+        Some("loss") => (side.other(), "put off"),
         _ => return Ok(None),
     };
+    let why = format!("tables (win/draw/loss only), next {reset} {plan}");
     let planner = planners[winner as usize].get_or_insert_with(|| make(winner));
     match planner.next(p, limit) {
         Ok(Some((q, _))) => Ok(Some((q, why))),
@@ -142,15 +141,23 @@ pub fn dara(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
             .map_err(CliError::other)?;
         if v["distances"] == false {
             let make = |winner| capture_planner(g, &tables, winner, REMOVAL_NODES);
-            let plan = planned(&mut planners.borrow_mut(), make, p, p.side, &v, 400)
-                .map_err(CliError::other)?;
+            let plan = planned(
+                &mut planners.borrow_mut(),
+                make,
+                p,
+                p.side,
+                &v,
+                400,
+                "capture",
+            )
+            .map_err(CliError::other)?;
             let mut list = Vec::new();
             g.moves(p, &mut list);
             if let Some((mv, why)) =
                 plan.and_then(|(q, why)| list.iter().find(|(_, c)| *c == q).map(|(m, _)| (m, why)))
             {
                 v["best"] = json!([g.format_move(mv)]);
-                v["source"] = json!(why.replace("removal", "capture"));
+                v["source"] = json!(why);
             }
         }
         Ok(v)

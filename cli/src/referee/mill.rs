@@ -102,6 +102,17 @@ impl Referee for Mill {
 /// Positions the distance-to-removal search may visit before it gives up.
 pub const REMOVAL_NODES: u64 = 3_000_000;
 
+/// The most plies the search for the next removal from `p` looks ahead: 200 past what the
+/// N-move rule leaves (at least 1), or 400 without the rule.
+fn removal_limit(db: &Db, p: &Position) -> u32 {
+    let n = db.game().profile.n_move_rule;
+    if n > 0 {
+        n.saturating_sub(p.rule50 as u32).max(1) + 200
+    } else {
+        400
+    }
+}
+
 /// For a won or lost position: `removal_in`, the plies within which the winner can force the
 /// next removal (or placement, or the end) keeping the win, against the longest resistance
 /// (null when the search gives up), and `cursed`, whether the N-move rule (the profile's
@@ -118,8 +129,7 @@ pub fn removal_fields(db: &Db, p: &Position, v: Wdl, out: &mut Json) -> Result<(
     }
     let n = db.game().profile.n_move_rule;
     let left = n.saturating_sub(p.rule50 as u32);
-    let limit = if n > 0 { left.max(1) + 200 } else { 400 };
-    match plies_to_removal(db, p, winner, limit, REMOVAL_NODES) {
+    match plies_to_removal(db, p, winner, removal_limit(db, p), REMOVAL_NODES) {
         Ok(d) => {
             out["removal_in"] = json!(d);
             out["cursed"] = match (n, d) {
@@ -145,15 +155,11 @@ pub fn wdl_move<'a>(
     planners: &mut [Option<RemovalPlanner<'a>>; 2],
     p: &Position,
     v: &Json,
-) -> Result<Option<(String, &'static str)>, ProbeError> {
-    let n = db.game().profile.n_move_rule;
-    let limit = if n > 0 {
-        n.saturating_sub(p.rule50 as u32).max(1) + 200
-    } else {
-        400
-    };
+) -> Result<Option<(String, String)>, ProbeError> {
     let make = |winner| removal_planner(db, winner, REMOVAL_NODES);
-    let Some((q, why)) = crate::play::planned(planners, make, p, p.side, v, limit)? else {
+    let limit = removal_limit(db, p);
+    let Some((q, why)) = crate::play::planned(planners, make, p, p.side, v, limit, "removal")?
+    else {
         return Ok(None);
     };
     let m = db.game();

@@ -208,15 +208,15 @@ pub unsafe fn derive_raw<R: SectorRules>(
         let f = Folded::in_sector(k, own, opp);
         // Tables of its moves without distances (`--wdl-only`) give the result alone, which is
         // all a derived sector among them is asked for.
-        let searched = match db.value_by_search(&f) {
-            Ok(v) => (v == stored).then_some(()).ok_or(format!("{v:?}")),
+        let differs = match db.value_by_search(&f) {
+            Ok(v) => (v != stored).then(|| format!("{v:?}")),
             Err(e) if e.no_distances() => {
                 let w = db.wdl_by_search(&f)?;
-                (w == stored.wdl()).then_some(()).ok_or(format!("{w:?}"))
+                (w != stored.wdl()).then(|| format!("{w:?}"))
             }
             Err(e) => return Err(e),
         };
-        if let Err(searched) = searched {
+        if let Some(searched) = differs {
             return Err(mismatch(format!(
                 "slot {slot} holds {stored:?}, a one-ply search gives {searched}: not derived"
             )));
