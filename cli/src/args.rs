@@ -227,6 +227,10 @@ pub struct SampleArgs {
     /// does not is printed and makes the exit status 1.
     #[arg(long, conflicts_with = "time")]
     pub check: bool,
+    /// With --time, time the win/draw/loss probe alone (what a search pays at its leaves, and
+    /// all that tables kept with --wdl-only answer) instead of the value with its distance.
+    #[arg(long, requires = "time")]
+    pub wdl: bool,
     /// With --time or --check, print JSON.
     #[arg(long)]
     pub json: bool,

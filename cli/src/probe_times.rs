@@ -1,5 +1,6 @@
-//! `retro sample --time`: the time of one probe (value and distance) of each sampled position,
-//! by table and by kind of table (raw, compressed, derived).
+//! `retro sample --time`: the time of one probe (value and distance, or with `--wdl` the result
+//! alone) of each sampled position, by table, by kind of table (raw, compressed, derived) and
+//! over all.
 
 use crate::error::CliError;
 use retro_solver::sectors::db::Db;
@@ -13,9 +14,10 @@ use std::io::Write;
 use std::time::Instant;
 
 /// Probe times in nanoseconds, by table, with each table's kind.
-#[derive(Default)]
 pub struct ProbeTimes {
     tables: BTreeMap<SectorKey, (&'static str, Vec<u64>)>,
+    /// Time the win/draw/loss probe alone.
+    wdl: bool,
 }
 
 /// The kind of a table, as the report names it.
@@ -35,6 +37,14 @@ fn quantiles(v: &mut [u64]) -> (f64, f64) {
 }
 
 impl ProbeTimes {
+    /// No times yet; `wdl`: time the result alone, not the value with its distance.
+    pub fn new(wdl: bool) -> ProbeTimes {
+        ProbeTimes {
+            tables: BTreeMap::new(),
+            wdl,
+        }
+    }
+
     /// Probes `f` of sector `k` once, timed (opening the table is not: it is opened first).
     pub fn probe<R: SectorRules>(
         &mut self,
@@ -43,6 +53,14 @@ impl ProbeTimes {
         f: &Folded,
     ) -> Result<(), CliError> {
         let t = db.table(k).map_err(CliError::other)?;
+        if self.wdl {
+            let start = Instant::now();
+            let w = db.wdl_folded(f);
+            let ns = start.elapsed().as_nanos() as u64;
+            w.map_err(CliError::other)?;
+            self.push(k, kind(&t.0), ns);
+            return Ok(());
+        }
         let start = Instant::now();
         let v = db.value_folded(f);
         let mut ns = start.elapsed().as_nanos() as u64;
@@ -58,12 +76,17 @@ impl ProbeTimes {
                 v.map_err(CliError::other)?;
             }
         }
+        self.push(k, kind(&t.0), ns);
+        Ok(())
+    }
+
+    /// Records one probe of sector `k`, a table of kind `what`.
+    fn push(&mut self, k: SectorKey, what: &'static str, ns: u64) {
         self.tables
             .entry(k)
-            .or_insert_with(|| (kind(&t.0), Vec::new()))
+            .or_insert_with(|| (what, Vec::new()))
             .1
             .push(ns);
-        Ok(())
     }
 
     /// Prints the times: a line per table and per kind, or one JSON object.
@@ -75,11 +98,13 @@ impl ProbeTimes {
             let (median, p99) = quantiles(v);
             rows.push((k.to_string(), *what, v.len(), median, p99));
         }
+        let mut every: Vec<u64> = by_kind.values().flatten().copied().collect();
         let mut kinds = Vec::new();
         for (what, v) in by_kind.iter_mut() {
             let (median, p99) = quantiles(v);
             kinds.push((*what, v.len(), median, p99));
         }
+        let probe = if self.wdl { "wdl" } else { "value" };
         let w = |r: std::io::Result<()>| r.map_err(|e| CliError::other(format!("stdout: {e}")));
         if as_json {
             let tables: Vec<_> = rows
@@ -92,10 +117,14 @@ impl ProbeTimes {
                 .iter()
                 .map(|(what, n, m, p)| (*what, json!({"probes": n, "median_us": m, "p99_us": p})))
                 .collect();
+            let all = (!every.is_empty()).then(|| {
+                let (m, p) = quantiles(&mut every);
+                json!({"probes": every.len(), "median_us": m, "p99_us": p})
+            });
             return w(writeln!(
                 out,
                 "{}",
-                json!({"tables": tables, "kinds": kinds})
+                json!({"probe": probe, "tables": tables, "kinds": kinds, "all": all})
             ));
         }
         for (k, what, n, m, p) in &rows {
@@ -108,6 +137,14 @@ impl ProbeTimes {
             w(writeln!(
                 out,
                 "all {what:<14} {n:>8} probes  median {m:>8.2} µs  p99 {p:>8.2} µs"
+            ))?;
+        }
+        if !every.is_empty() {
+            let (m, p) = quantiles(&mut every);
+            w(writeln!(
+                out,
+                "all ({probe} probes) {:>8} probes  median {m:>8.2} µs  p99 {p:>8.2} µs",
+                every.len()
             ))?;
         }
         Ok(())

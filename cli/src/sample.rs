@@ -243,7 +243,7 @@ fn emit<R: SectorRules>(
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());
     let n = keys.len() as u64;
-    let mut times = crate::probe_times::ProbeTimes::default();
+    let mut times = crate::probe_times::ProbeTimes::new(a.wdl);
     let (mut agree, mut differ) = (0u64, 0u64);
     for (i, k) in keys.iter().enumerate() {
         let want = a.count / n + u64::from((i as u64) < a.count % n);

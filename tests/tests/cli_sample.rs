@@ -103,6 +103,18 @@ fn samples_are_legal_repeatable_and_where_asked() {
     let packed = kinds(&sample(d, &["--count", "400", "--time", "--json"]));
     assert_eq!(packed["compressed"]["probes"], 300, "{packed}");
     assert_eq!(packed["derived"]["probes"], 100, "{packed}");
+    // --wdl times the result probe alone; "all" counts every probe of either.
+    let o = sample(d, &["--count", "400", "--time", "--wdl", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        (v["probe"].as_str(), v["all"]["probes"].as_u64()),
+        (Some("wdl"), Some(400)),
+        "{v}"
+    );
+    assert_eq!(v["kinds"]["derived"]["probes"], 100, "{v}");
+    let o = sample(d, &["--count", "40", "--wdl"]);
+    assert_eq!(o.status.code(), Some(2), "--wdl needs --time");
     let o = sample(d, &["--count", "40", "--json"]);
     assert_eq!(o.status.code(), Some(2), "--json needs --time");
 
