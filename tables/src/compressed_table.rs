@@ -446,6 +446,14 @@ unsafe fn open_part(
             check_header(path, &h)?;
             let l = Layout::decode(b);
             l.check(h.slots).map_err(corrupt)?;
+            // Reserved for a later format (a slot order, say): a file that uses them must be
+            // refused here rather than read as if they were zero.
+            if b.get(120..128).is_none_or(|r| r.iter().any(|&x| x != 0)) {
+                return Err(corrupt(
+                    "header bytes 120..128 are not zero (a newer format than this reader knows?)"
+                        .into(),
+                ));
+            }
             let d = get_decoded(b);
             let positions = h.wins + h.losses;
             if d.wins
@@ -1196,6 +1204,48 @@ mod tests {
                 }
             }
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The reserved header bytes 120..128 must be zero: a file whose header says otherwise
+    /// (its checksums made good again, as a later writer would) is refused when opened.
+    #[test]
+    fn reserved_header_bytes_are_refused_unless_zero() {
+        let dir = std::env::temp_dir().join(format!("retro-reserved-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let codes = raw_codes(20_000);
+        let key = SectorKey {
+            w: 3,
+            b: 3,
+            wf: 0,
+            bf: 0,
+        };
+        let header = Header::from_values(GAME_MILL, "fp", key, &codes);
+        let (wdl, dtm) = (dir.join("t.rtbw"), dir.join("t.rtbd"));
+        compress_codes(&header, &codes, &wdl, Some(&dtm), Params::default(), None).unwrap();
+        // SAFETY: test files are rewritten whole, never changed in place while mapped.
+        assert!(unsafe { CompressedTable::open(&wdl, Some(&dtm)) }.is_ok());
+        for (path, at) in [(&wdl, 120), (&dtm, 127)] {
+            let good = std::fs::read(path).unwrap();
+            let mut head = good[..HEADER_SIZE].to_vec();
+            let body_len = Layout::decode(&head).body_len().unwrap() as usize;
+            let body = &good[HEADER_SIZE..HEADER_SIZE + body_len];
+            head[at] = 1;
+            let mut bad = head.clone();
+            bad.extend_from_slice(body);
+            bad.extend_from_slice(&crate::format::trailer(&head, body));
+            assert_eq!(bad.len(), good.len());
+            std::fs::write(path, &bad).unwrap();
+            // SAFETY: as above.
+            let e = unsafe { CompressedTable::open(&wdl, Some(&dtm)) }
+                .err()
+                .expect("refused");
+            assert!(e.to_string().contains("120..128"), "{e}");
+            std::fs::write(path, &good).unwrap();
+        }
+        // SAFETY: as above.
+        let t = unsafe { CompressedTable::open(&wdl, Some(&dtm)) }.unwrap();
+        t.verify().unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
