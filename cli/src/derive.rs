@@ -88,6 +88,14 @@ impl FolderDb {
         }
     }
 
+    /// The order sector `k`'s compressed table stores its slots in.
+    pub fn slot_order(&self, k: SectorKey) -> Option<retro_tables::slot_order::SlotOrder> {
+        match self {
+            FolderDb::Mill(d) => d.slot_order(k),
+            FolderDb::Dara(d) => d.slot_order(k),
+        }
+    }
+
     /// Forgets the cached table of sector `k` (after its files were replaced).
     pub fn forget(&self, k: SectorKey) {
         match self {

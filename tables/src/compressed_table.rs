@@ -12,14 +12,17 @@ use crate::block_file::{
     build_body, finalize_dictionary, open_mapped, train_dictionary, BlockFile, Layout, CODER_ZSTD,
 };
 use crate::format::{
-    write_atomic, TableError, ENCODING_DTM, ENCODING_DTM_GROUPED, ENCODING_DTM_SEARCHED,
-    ENCODING_DTM_SEARCHED_GROUPED, ENCODING_WDL, HEADER_SIZE,
+    ordered_encoding, unordered_encoding, write_atomic, TableError, ENCODING_DTM,
+    ENCODING_DTM_GROUPED, ENCODING_DTM_GROUPED_ORDERED, ENCODING_DTM_SEARCHED,
+    ENCODING_DTM_SEARCHED_GROUPED, ENCODING_DTM_SEARCHED_GROUPED_ORDERED, ENCODING_WDL,
+    ENCODING_WDL_ORDERED, HEADER_SIZE,
 };
 use crate::packed::{
     decided_between, distance_at, distances, losses_between, pack, put_distance, symbols,
     unpack_at, wins_between, SYM_DRAW, SYM_LOSS, SYM_WIN,
 };
 use crate::sector_table::{check_header, Header, Table};
+use crate::slot_order::SlotOrder;
 use crate::value::{Stored, Value, MAX_DISTANCE};
 use std::path::Path;
 
@@ -42,6 +45,8 @@ pub struct Params {
     /// Group each distance block's entries, wins' then losses' (encodings 8 and 9; `false`
     /// writes the older layout, encodings 5 and 7, as earlier versions did).
     pub grouped: bool,
+    /// Store the slots in this order instead of the index's ([`SlotOrder`]; header byte 120).
+    pub order: Option<SlotOrder>,
 }
 
 impl Default for Params {
@@ -53,6 +58,7 @@ impl Default for Params {
             dict_bytes: 0,
             wdl_dict_bytes: WDL_DICT_BYTES,
             grouped: true,
+            order: None,
         }
     }
 }
@@ -137,6 +143,34 @@ fn compress_codes(
     if searched.is_some_and(|w| w.bits.len() != n.div_ceil(64)) {
         return Err(bad("searched wins of another table"));
     }
+    if p.order.is_some() && dtm.is_some() && !p.grouped {
+        return Err(bad("a slot order needs grouped distance entries"));
+    }
+    // In another slot order, the codes (and searched wins) as they will be stored.
+    let stored: Vec<u16>;
+    let stored_searched: SearchedWins;
+    let (codes, searched) = match p.order {
+        None => (codes, searched),
+        Some(o) => {
+            if !(n as u64).is_multiple_of(o.per_class()) {
+                return Err(bad("a slot order of another table"));
+            }
+            let mut c = vec![0u16; n];
+            for (slot, &code) in codes.iter().enumerate() {
+                c[o.map(slot as u64) as usize] = code;
+            }
+            stored = c;
+            let mut bits = vec![0u64; searched.map_or(0, |w| w.bits.len())];
+            if let Some(w) = searched {
+                for slot in (0..n).filter(|&slot| bit(&w.bits, slot)) {
+                    let at = o.map(slot as u64) as usize;
+                    bits[at / 64] |= 1 << (at % 64);
+                }
+            }
+            stored_searched = SearchedWins { bits };
+            (&stored[..], searched.map(|_| &stored_searched))
+        }
+    };
     let syms = symbols(codes, SYM_DRAW);
     let decoded = Decoded {
         wins: syms.iter().filter(|&&s| s == SYM_WIN).count() as u64,
@@ -249,9 +283,22 @@ fn write_block_file(
         dict_len: dict.len() as u64,
         data_len,
     };
+    // Slots in an order of their own: an encoding of its own, which older readers refuse.
+    let encoding = match p.order {
+        Some(_) => ordered_encoding(encoding).ok_or_else(|| {
+            TableError::Mismatch(
+                path.to_path_buf(),
+                "no ordered variant of the encoding".into(),
+            )
+        })?,
+        None => encoding,
+    };
     let mut head = h.encode_as(encoding);
     layout.encode(&mut head);
     put_decoded(&mut head, decoded);
+    if let Some(o) = p.order {
+        o.encode(&mut head);
+    }
     write_atomic(path, &head, body.len() as u64, |w| w.put(&body))
 }
 
@@ -417,6 +464,19 @@ pub struct CompressedTable {
     /// The distance file is of encoding 8 or 9: a block's wins' entries come first, then its
     /// losses'.
     grouped: bool,
+    /// The order the slots are stored in (`None`: the index's).
+    order: Option<SlotOrder>,
+}
+
+/// One block file of a compressed table, opened: its header, decoded counts, layout, mapped
+/// bytes, encoding and slot order.
+struct Part {
+    header: Header,
+    decoded: Decoded,
+    layout: Layout,
+    mapped: crate::mapped::Mapped,
+    encoding: u32,
+    order: Option<SlotOrder>,
 }
 
 /// Opens one block file of a compressed table.
@@ -424,12 +484,10 @@ pub struct CompressedTable {
 /// # Safety
 ///
 /// As [`Table::open`].
-unsafe fn open_part(
-    path: &Path,
-    encodings: &[u32],
-) -> Result<(Header, Decoded, Layout, crate::mapped::Mapped, u32), TableError> {
+unsafe fn open_part(path: &Path, encodings: &[u32]) -> Result<Part, TableError> {
     let corrupt = |m: String| TableError::Corrupt(path.to_path_buf(), m);
     let mut decoded = None;
+    let mut order = None;
     let mut found = encodings[0];
     // SAFETY: the caller's promise, passed on.
     let (h, layout, m) = unsafe {
@@ -446,13 +504,13 @@ unsafe fn open_part(
             check_header(path, &h)?;
             let l = Layout::decode(b);
             l.check(h.slots).map_err(corrupt)?;
-            // Reserved for a later format (a slot order, say): a file that uses them must be
-            // refused here rather than read as if they were zero.
-            if b.get(120..128).is_none_or(|r| r.iter().any(|&x| x != 0)) {
-                return Err(corrupt(
-                    "header bytes 120..128 are not zero (a newer format than this reader knows?)"
-                        .into(),
-                ));
+            // The slot order (bytes 120..128): one this reader knows, or the file is refused
+            // rather than read in another order.
+            order = SlotOrder::from_header(b, h.slots).map_err(corrupt)?;
+            if unordered_encoding(found).1 != order.is_some() {
+                return Err(corrupt(format!(
+                    "encoding {found} and header bytes 120..128 disagree on the slot order"
+                )));
             }
             let d = get_decoded(b);
             let positions = h.wins + h.losses;
@@ -466,7 +524,14 @@ unsafe fn open_part(
             Ok((h, l))
         })
     }?;
-    Ok((h, decoded.expect("set by decode"), layout, m, found))
+    Ok(Part {
+        header: h,
+        decoded: decoded.expect("set by decode"),
+        layout,
+        mapped: m,
+        encoding: found,
+        order,
+    })
 }
 
 impl CompressedTable {
@@ -479,7 +544,14 @@ impl CompressedTable {
     /// lives.
     pub unsafe fn open(wdl: &Path, dtm: Option<&Path>) -> Result<CompressedTable, TableError> {
         // SAFETY: the caller's promise, passed on.
-        let (header, decoded, layout, m, _) = unsafe { open_part(wdl, &[ENCODING_WDL]) }?;
+        let Part {
+            header,
+            decoded,
+            layout,
+            mapped: m,
+            order,
+            ..
+        } = unsafe { open_part(wdl, &[ENCODING_WDL, ENCODING_WDL_ORDERED]) }?;
         let wdl_file = BlockFile::new(m, layout, (layout.block_slots as usize).div_ceil(4))?;
         let (mut searches_wins, mut grouped) = (false, false);
         let dtm = match dtm {
@@ -491,11 +563,15 @@ impl CompressedTable {
                     ENCODING_DTM_SEARCHED_GROUPED,
                     ENCODING_DTM,
                     ENCODING_DTM_SEARCHED,
+                    ENCODING_DTM_GROUPED_ORDERED,
+                    ENCODING_DTM_SEARCHED_GROUPED_ORDERED,
                 ];
-                let (h, d, l, m, e) = unsafe { open_part(p, &encodings) }?;
+                let part = unsafe { open_part(p, &encodings) }?;
+                let (h, d, l, m) = (part.header, part.decoded, part.layout, part.mapped);
+                let e = unordered_encoding(part.encoding).0;
                 searches_wins = [ENCODING_DTM_SEARCHED, ENCODING_DTM_SEARCHED_GROUPED].contains(&e);
                 grouped = [ENCODING_DTM_GROUPED, ENCODING_DTM_SEARCHED_GROUPED].contains(&e);
-                if h != header || d != decoded {
+                if h != header || d != decoded || part.order != order {
                     return Err(TableError::Mismatch(
                         p.to_path_buf(),
                         format!("distances of another table than {}", wdl.display()),
@@ -517,6 +593,7 @@ impl CompressedTable {
             dtm,
             searches_wins,
             grouped,
+            order,
         })
     }
 
@@ -531,6 +608,7 @@ impl CompressedTable {
         if slot >= self.header.slots {
             return Ok(None);
         }
+        let slot = self.stored_at(slot);
         let s = self.wdl.layout().block_slots as u64;
         let (b, i) = (slot / s, (slot % s) as usize);
         self.wdl.with_block(b, |packed| {
@@ -623,6 +701,7 @@ impl CompressedTable {
         if slot >= self.header.slots {
             return Ok(None);
         }
+        let slot = self.stored_at(slot);
         let s = self.wdl.layout().block_slots as u64;
         let ds = dtm.layout().block_slots as u64;
         let (b, i) = (slot / s, (slot % s) as usize);
@@ -665,6 +744,18 @@ impl CompressedTable {
         )))
     }
 
+    /// The order the slots are stored in (`None`: the index's).
+    pub fn order(&self) -> Option<SlotOrder> {
+        self.order
+    }
+
+    /// Where slot `slot` is stored; also which slot stored position `slot` holds (the map is
+    /// its own inverse). The identity unless the file has a slot order of its own.
+    #[inline]
+    pub fn stored_at(&self, slot: u64) -> u64 {
+        self.order.map_or(slot, |o| o.map(slot))
+    }
+
     /// Win/draw/loss blocks.
     pub fn blocks(&self) -> u64 {
         self.wdl.layout().blocks
@@ -676,7 +767,8 @@ impl CompressedTable {
     }
 
     /// The values of every slot of win/draw/loss block `b`, each block decoded once (a wasted
-    /// slot gives the value it decodes to). Without distances, wins and losses come as
+    /// slot gives the value it decodes to), in the order they are stored: value `i` is slot
+    /// [`CompressedTable::stored_at`]`(b S + i)`. Without distances, wins and losses come as
     /// `Win(0)` and `Loss(0)`; a searched win comes as `Win(0)` too.
     pub fn block_values(&self, b: u64) -> Result<Vec<Value>, TableError> {
         let s = self.block_slots();
@@ -780,6 +872,7 @@ impl CompressedTable {
         };
         let p = Params {
             level,
+            order: self.order,
             ..Params::default()
         };
         let dict = dictionary(&blocks, encoding, &p);
@@ -813,6 +906,7 @@ impl CompressedTable {
             .collect::<Result<Vec<_>, _>>()?;
         let p = Params {
             level,
+            order: self.order,
             ..Params::default()
         };
         let dict = dictionary(&blocks, ENCODING_WDL, &p);
@@ -910,7 +1004,7 @@ impl CompressedTable {
             let (mut wins, mut losses, mut lw, mut ll) = (0u64, 0u64, 0u16, 0u16);
             for b in first..(first + 64).min(self.blocks()) {
                 for (i, v) in self.block_values(b)?.into_iter().enumerate() {
-                    each(b * self.block_slots() + i as u64, v)?;
+                    each(self.stored_at(b * self.block_slots() + i as u64), v)?;
                     match v {
                         Value::Win(d) => (wins, lw) = (wins + 1, lw.max(d)),
                         Value::Loss(d) => (losses, ll) = (losses + 1, ll.max(d)),
@@ -1000,12 +1094,15 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("retro-searched-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         // Every third win is searched (bits the writer's caller would vouch for).
-        let (codes, h, searched) = with_searched_wins(50_000, 3);
-        // Grouped entries (encoding 9) and the older layout (7).
-        for grouped in [true, false] {
+        // 417 classes of C(10, 3) = 120 slots, for the reflected order.
+        let (codes, h, searched) = with_searched_wins(50_040, 3);
+        // Grouped entries (encoding 9), the older layout (7), and grouped in another order.
+        let reflected = SlotOrder::reflected(10, 3);
+        for (grouped, order) in [(true, None), (false, None), (true, reflected)] {
             let (w, d) = (dir.join("s.rtbw"), dir.join("s.rtbd"));
             let p = Params {
                 grouped,
+                order,
                 ..Params::default()
             };
             compress_codes(&h, &codes, &w, Some(&d), p, Some(&searched)).unwrap();
@@ -1017,12 +1114,18 @@ mod tests {
             };
             assert_eq!(
                 encoding(&d),
-                if grouped {
-                    ENCODING_DTM_SEARCHED_GROUPED
-                } else {
-                    ENCODING_DTM_SEARCHED
+                match (grouped, order) {
+                    (true, Some(_)) => ENCODING_DTM_SEARCHED_GROUPED_ORDERED,
+                    (true, None) => ENCODING_DTM_SEARCHED_GROUPED,
+                    _ => ENCODING_DTM_SEARCHED,
                 }
             );
+            let wdl_encoding = if order.is_some() {
+                ENCODING_WDL_ORDERED
+            } else {
+                ENCODING_WDL
+            };
+            assert_eq!(encoding(&w), wdl_encoding);
             t.verify().unwrap();
             let (mut kept, mut left) = (0, 0);
             for (s, &c) in codes.iter().enumerate() {
@@ -1053,9 +1156,10 @@ mod tests {
             let values: Vec<Value> = (0..t.blocks())
                 .flat_map(|b| t.block_values(b).unwrap())
                 .collect();
+            assert_eq!(order.is_some(), t.stored_at(1) != 1);
             for (s, &c) in codes.iter().enumerate() {
                 if let Some(want) = Value::decode(c) {
-                    let got = values[s];
+                    let got = values[t.stored_at(s as u64) as usize];
                     assert!(got == want || (got == Value::Win(0) && want.wdl() == Wdl::Win));
                     assert_eq!(
                         got == Value::Win(0),
@@ -1071,10 +1175,10 @@ mod tests {
             drop(plain);
             assert_eq!(
                 encoding(&d),
-                if grouped {
-                    ENCODING_DTM_GROUPED
-                } else {
-                    ENCODING_DTM
+                match (grouped, order) {
+                    (true, Some(_)) => ENCODING_DTM_GROUPED_ORDERED,
+                    (true, None) => ENCODING_DTM_GROUPED,
+                    _ => ENCODING_DTM,
                 }
             );
             // SAFETY: as above.
@@ -1207,8 +1311,9 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// The reserved header bytes 120..128 must be zero: a file whose header says otherwise
-    /// (its checksums made good again, as a later writer would) is refused when opened.
+    /// Header bytes 120..128 must name no slot order (all zero) or one this reader knows: a
+    /// file whose header says otherwise (its checksums made good again, as a later writer
+    /// would) is refused when opened.
     #[test]
     fn reserved_header_bytes_are_refused_unless_zero() {
         let dir = std::env::temp_dir().join(format!("retro-reserved-{}", std::process::id()));
@@ -1225,12 +1330,23 @@ mod tests {
         compress_codes(&header, &codes, &wdl, Some(&dtm), Params::default(), None).unwrap();
         // SAFETY: test files are rewritten whole, never changed in place while mapped.
         assert!(unsafe { CompressedTable::open(&wdl, Some(&dtm)) }.is_ok());
-        for (path, at) in [(&wdl, 120), (&dtm, 127)] {
+        // An order of a kind this reader does not know, stray bytes after a known one, and a
+        // known order in one file of the two.
+        for (path, at, x, says) in [
+            (&wdl, 120, 7, "120..128"),
+            (&dtm, 127, 1, "120..128"),
+            (
+                &wdl,
+                120,
+                1,
+                "encoding 4 and header bytes 120..128 disagree",
+            ),
+        ] {
             let good = std::fs::read(path).unwrap();
             let mut head = good[..HEADER_SIZE].to_vec();
             let body_len = Layout::decode(&head).body_len().unwrap() as usize;
             let body = &good[HEADER_SIZE..HEADER_SIZE + body_len];
-            head[at] = 1;
+            head[at] = x;
             let mut bad = head.clone();
             bad.extend_from_slice(body);
             bad.extend_from_slice(&crate::format::trailer(&head, body));
@@ -1240,7 +1356,7 @@ mod tests {
             let e = unsafe { CompressedTable::open(&wdl, Some(&dtm)) }
                 .err()
                 .expect("refused");
-            assert!(e.to_string().contains("120..128"), "{e}");
+            assert!(e.to_string().contains(says), "{e}");
             std::fs::write(path, &good).unwrap();
         }
         // SAFETY: as above.
@@ -1265,6 +1381,7 @@ mod tests {
                     dict_bytes: 4096,
                     wdl_dict_bytes: 0,
                     grouped: true,
+                    order: None,
                 },
             ),
             (
@@ -1276,6 +1393,7 @@ mod tests {
                     dict_bytes: 0,
                     wdl_dict_bytes: 0,
                     grouped: true,
+                    order: None,
                 },
             ),
             // The older layout (encoding 5) is still read.
@@ -1292,6 +1410,24 @@ mod tests {
                     wdl_block: 1 << 11,
                     dtm_block: 1 << 9,
                     grouped: false,
+                    ..Params::default()
+                },
+            ),
+            // Slots stored in the reflected order: 6 classes of C(17, 6), as 3 stones against
+            // 6 on the 24-point board; and 600 small classes in small blocks.
+            (
+                6 * 12_376,
+                Params {
+                    order: SlotOrder::reflected(17, 6),
+                    ..Params::default()
+                },
+            ),
+            (
+                600 * 120,
+                Params {
+                    wdl_block: 1 << 10,
+                    dtm_block: 1 << 8,
+                    order: SlotOrder::reflected(10, 3),
                     ..Params::default()
                 },
             ),
@@ -1329,6 +1465,32 @@ mod tests {
                 assert_eq!(alone.symbol(s as u64).unwrap(), Some(sym));
             }
             assert_eq!(t.value(n as u64).unwrap(), None);
+            // The order is in both headers, and it is not the index's.
+            let heads = [std::fs::read(&w).unwrap(), std::fs::read(&d).unwrap()];
+            for head in &heads {
+                assert_eq!(head[120] == 1, p.order.is_some());
+            }
+            assert_eq!(p.order.is_some(), n > 1 && t.stored_at(1) != 1);
+            // An upgrade (a dictionary added) keeps the order: the values stay where they were.
+            drop((t, alone));
+            let mut plain = Params {
+                wdl_dict_bytes: 0,
+                ..p
+            };
+            plain.dict_bytes = 0;
+            compress(&raw, &w, Some(&d), plain).unwrap();
+            // SAFETY: as above.
+            let t = unsafe { CompressedTable::open(&w, Some(&d)) }.unwrap();
+            t.add_wdl_dictionary(p.level).unwrap();
+            drop(t);
+            // SAFETY: as above.
+            let t = unsafe { CompressedTable::open(&w, Some(&d)) }.unwrap();
+            assert_eq!(std::fs::read(&w).unwrap()[120] == 1, p.order.is_some());
+            for (s, &c) in codes.iter().enumerate().step_by(7) {
+                if let Some(v) = Value::decode(c) {
+                    assert_eq!(t.value(s as u64).unwrap(), Some(v), "upgraded, slot {s}");
+                }
+            }
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }

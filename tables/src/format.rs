@@ -54,6 +54,35 @@ pub const ENCODING_DTM_GROUPED: u32 = 8;
 /// Value encoding id of [`ENCODING_DTM_SEARCHED`] with its entries grouped as in
 /// [`ENCODING_DTM_GROUPED`].
 pub const ENCODING_DTM_SEARCHED_GROUPED: u32 = 9;
+/// Value encoding id of [`ENCODING_WDL`] with the slots stored in the order header bytes
+/// 120..128 name ([`crate::slot_order`]): a reader that knows only the index's order refuses
+/// it instead of reading slots at the wrong places.
+pub const ENCODING_WDL_ORDERED: u32 = 10;
+/// [`ENCODING_DTM_GROUPED`] with the slots in the order of [`ENCODING_WDL_ORDERED`].
+pub const ENCODING_DTM_GROUPED_ORDERED: u32 = 11;
+/// [`ENCODING_DTM_SEARCHED_GROUPED`] with the slots in the order of [`ENCODING_WDL_ORDERED`].
+pub const ENCODING_DTM_SEARCHED_GROUPED_ORDERED: u32 = 12;
+
+/// The encoding id of a compressed file of `encoding` whose slots are stored in an order of
+/// their own (`None` for encodings that have no such variant: 5 and 7).
+pub fn ordered_encoding(encoding: u32) -> Option<u32> {
+    match encoding {
+        ENCODING_WDL => Some(ENCODING_WDL_ORDERED),
+        ENCODING_DTM_GROUPED => Some(ENCODING_DTM_GROUPED_ORDERED),
+        ENCODING_DTM_SEARCHED_GROUPED => Some(ENCODING_DTM_SEARCHED_GROUPED_ORDERED),
+        _ => None,
+    }
+}
+
+/// The encoding an ordered one stands for in the index's order, and whether it is ordered.
+pub fn unordered_encoding(encoding: u32) -> (u32, bool) {
+    match encoding {
+        ENCODING_WDL_ORDERED => (ENCODING_WDL, true),
+        ENCODING_DTM_GROUPED_ORDERED => (ENCODING_DTM_GROUPED, true),
+        ENCODING_DTM_SEARCHED_GROUPED_ORDERED => (ENCODING_DTM_SEARCHED_GROUPED, true),
+        e => (e, false),
+    }
+}
 pub const FINGERPRINT_OFFSET: usize = 128;
 pub const FINGERPRINT_MAX: usize = HEADER_SIZE - FINGERPRINT_OFFSET;
 

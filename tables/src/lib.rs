@@ -41,6 +41,7 @@ pub mod par;
 pub mod ranked_view;
 pub mod sector_key;
 pub mod sector_table;
+pub mod slot_order;
 pub mod value;
 pub mod verify;
 

@@ -48,7 +48,8 @@ fn compare(t: &CompressedTable, codes: &[u16], distances: bool) -> u64 {
     let mut n = 0;
     for b in 0..t.blocks() {
         for (i, got) in t.block_values(b).unwrap().into_iter().enumerate() {
-            let slot = b as usize * t.block_slots() as usize + i;
+            // Blocks hold the slots in the order the file stores them.
+            let slot = t.stored_at(b * t.block_slots() + i as u64) as usize;
             let Some(want) = Value::decode(codes[slot]) else {
                 continue;
             };
@@ -212,8 +213,11 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
         // The report counts the searched wins: the slots that decode as searched.
         let searched_here = (0..t.blocks())
             .flat_map(|b| t.block_values(b).unwrap())
-            .zip(codes)
-            .filter(|(v, &c)| *v == Value::Win(0) && Value::decode(c).is_some())
+            .enumerate()
+            .filter(|&(i, v)| {
+                let slot = t.stored_at(i as u64) as usize;
+                v == Value::Win(0) && Value::decode(codes[slot]).is_some()
+            })
             .count() as u64;
         let row = report["tables"]
             .as_array()
@@ -458,11 +462,13 @@ fn damaged_compressed_tables_are_errors_never_values() {
         }
         std::fs::write(path, &good[which]).unwrap();
     }
-    // 3v3 leaves wins to a search: its distance file is of encoding 9, whose win entries are
-    // h + 1, the wins' before the losses'. Relabelled as encoding 8 it would read them as h,
-    // as 7 or 5 in slot order: the header checksum refuses it.
-    assert_eq!(good[1][20..24], 9u32.to_le_bytes());
-    for other in [8u32, 7, 5] {
+    // 3v3 leaves wins to a search, its slots in the reflected order: its distance file is of
+    // encoding 12, whose win entries are h + 1, the wins' before the losses'. Relabelled as
+    // encoding 11 it would read them as h, as 9 or 8 in the index's order, as 7 or 5 in slot
+    // order: the header checksum refuses it.
+    assert_eq!(good[1][20..24], 12u32.to_le_bytes());
+    assert_eq!(good[0][20..24], 10u32.to_le_bytes());
+    for other in [11u32, 9, 8, 7, 5] {
         let mut relabelled = good[1].clone();
         relabelled[20..24].copy_from_slice(&other.to_le_bytes());
         std::fs::write(&dtm, &relabelled).unwrap();

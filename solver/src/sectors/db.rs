@@ -191,8 +191,22 @@ impl<R: SectorRules> Db<R> {
                 idx.size()
             ));
         }
+        if let AnyTable::Compressed(c) = &t {
+            if c.order().is_some_and(|o| Some(o) != idx.reflected_order()) {
+                return mismatch(format!(
+                    "table stores its slots in an order of other classes ({:?}) than the index's",
+                    c.order()
+                ));
+            }
+        }
         self.check_derived(k, &t)?;
         Ok(t)
+    }
+
+    /// The order a compressed table of sector `k` stores its slots in (see
+    /// [`BoardIndex::reflected_order`]).
+    pub fn slot_order(&self, k: SectorKey) -> Option<retro_tables::slot_order::SlotOrder> {
+        BoardIndex::new(self.rules.shape(), k.w as usize, k.b as usize).reflected_order()
     }
 
     /// The table of a sector with its index, opened once and shared.

@@ -370,6 +370,12 @@ impl BoardIndex {
         }
     }
 
+    /// The reflected slot order of this index's classes (the opponent's stones ranked among
+    /// the free points numbered backwards), in which compressed tables store their slots.
+    pub fn reflected_order(&self) -> Option<retro_tables::slot_order::SlotOrder> {
+        retro_tables::slot_order::SlotOrder::reflected(self.geo.points() - self.w, self.b)
+    }
+
     /// Number of slots (canonical positions plus wasted slots).
     pub fn size(&self) -> u64 {
         self.classes.reps.len() as u64 * self.per_class

@@ -235,6 +235,10 @@ pub fn solve_with<R: SectorRules>(
                     searched_wins: 0,
                 }
             } else {
+                let params = Params {
+                    order: db.slot_order(k),
+                    ..params
+                };
                 // SAFETY: as above.
                 unsafe { replace_raw(&path, params, false, false, searched.as_ref()) }
                     .map_err(SolveError::Table)?
@@ -369,34 +373,44 @@ fn restore_raw<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<bool, SolveEr
         return Ok(false);
     }
     let per = c.block_slots();
-    // Each block's codes, and the slots of its searched wins (`Win(0)`), found next.
-    let blocks: Vec<(Vec<u16>, Vec<u64>)> = (0..c.blocks())
-        .into_par_iter()
-        .map(|b| {
-            let values = c.block_values(b)?;
-            let mut codes: Vec<u16> = values.iter().map(|v| v.encode()).collect();
+    // Every block's values, put back in slot order (the file may store them in another).
+    let mut codes = vec![0u16; c.header.slots as usize];
+    let group = 1024;
+    for first in (0..c.blocks()).step_by(group) {
+        let decoded: Vec<Vec<Value>> = (first..(first + group as u64).min(c.blocks()))
+            .into_par_iter()
+            .map(|b| c.block_values(b))
+            .collect::<Result<_, TableError>>()
+            .map_err(SolveError::Table)?;
+        for (j, values) in decoded.into_iter().enumerate() {
+            let lo = (first + j as u64) * per;
+            for (i, v) in values.into_iter().enumerate() {
+                codes[c.stored_at(lo + i as u64) as usize] = v.encode();
+            }
+        }
+    }
+    // Wasted slots marked, and the slots of the searched wins (`Win(0)`), found next.
+    let chunk = 1 << 16;
+    let searched: Vec<u64> = codes
+        .par_chunks_mut(chunk)
+        .enumerate()
+        .flat_map_iter(|(j, part)| {
+            let lo = (j * chunk) as u64;
             let mut searched = Vec::new();
-            let lo = b * per;
-            idx.for_each(lo, lo + codes.len() as u64, |slot, pos| {
+            idx.for_each(lo, lo + part.len() as u64, |slot, pos| {
                 let i = (slot - lo) as usize;
                 match pos {
                     Some((own, opp)) if db.rules.valid(own, opp) => {
-                        if values[i] == Value::Win(0) && c.searches_wins() {
+                        if part[i] == Value::Win(0).encode() && c.searches_wins() {
                             searched.push(slot);
                         }
                     }
-                    _ => codes[i] = WASTED,
+                    _ => part[i] = WASTED,
                 }
             });
-            Ok((codes, searched))
+            searched
         })
-        .collect::<Result<_, TableError>>()
-        .map_err(SolveError::Table)?;
-    let searched: Vec<u64> = blocks.iter().flat_map(|(_, s)| s.iter().copied()).collect();
-    let mut codes: Vec<u16> = Vec::with_capacity(c.header.slots as usize);
-    for (part, _) in blocks {
-        codes.extend_from_slice(&part);
-    }
+        .collect();
     // A searched win's distance by search, as a probe gets it (its moves within the sector
     // read from the codes at hand).
     resolve_searched(db, k, &mut codes, &searched).map_err(SolveError::Probe)?;
