@@ -22,7 +22,7 @@ use crate::packed::{
     unpack_at, wins_between, SYM_DRAW, SYM_LOSS, SYM_WIN,
 };
 use crate::sector_table::{check_header, Header, Table};
-use crate::slot_order::SlotOrder;
+use crate::slot_order::{SlotMap, SlotOrder};
 use crate::value::{Stored, Value, MAX_DISTANCE};
 use std::path::Path;
 
@@ -155,15 +155,16 @@ fn compress_codes(
             if !(n as u64).is_multiple_of(o.per_class()) {
                 return Err(bad("a slot order of another table"));
             }
+            let m = SlotMap::new(Some(o));
             let mut c = vec![0u16; n];
-            for (slot, &code) in codes.iter().enumerate() {
-                c[o.map(slot as u64) as usize] = code;
+            for (&code, at) in codes.iter().zip(m.from(0)) {
+                c[at as usize] = code;
             }
             stored = c;
             let mut bits = vec![0u64; searched.map_or(0, |w| w.bits.len())];
             if let Some(w) = searched {
                 for slot in (0..n).filter(|&slot| bit(&w.bits, slot)) {
-                    let at = o.map(slot as u64) as usize;
+                    let at = m.map(slot as u64) as usize;
                     bits[at / 64] |= 1 << (at % 64);
                 }
             }
@@ -756,6 +757,12 @@ impl CompressedTable {
         self.order.map_or(slot, |o| o.map(slot))
     }
 
+    /// [`CompressedTable::stored_at`] for a pass over many slots (a table per class, built
+    /// here once).
+    pub fn slot_map(&self) -> SlotMap {
+        SlotMap::new(self.order)
+    }
+
     /// Win/draw/loss blocks.
     pub fn blocks(&self) -> u64 {
         self.wdl.layout().blocks
@@ -1000,11 +1007,13 @@ impl CompressedTable {
         }
         // Groups of blocks decoded in parallel: (wins, losses, longest win, longest loss).
         let firsts: Vec<u64> = (0..self.blocks()).step_by(64).collect();
+        let map = self.slot_map();
         let parts = crate::par::map_items(&firsts, |&first| {
             let (mut wins, mut losses, mut lw, mut ll) = (0u64, 0u64, 0u16, 0u16);
             for b in first..(first + 64).min(self.blocks()) {
-                for (i, v) in self.block_values(b)?.into_iter().enumerate() {
-                    each(self.stored_at(b * self.block_slots() + i as u64), v)?;
+                let slots = map.from(b * self.block_slots());
+                for (v, slot) in self.block_values(b)?.into_iter().zip(slots) {
+                    each(slot, v)?;
                     match v {
                         Value::Win(d) => (wins, lw) = (wins + 1, lw.max(d)),
                         Value::Loss(d) => (losses, ll) = (losses + 1, ll.max(d)),

@@ -375,6 +375,7 @@ fn restore_raw<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<bool, SolveEr
     let per = c.block_slots();
     // Every block's values, put back in slot order (the file may store them in another).
     let mut codes = vec![0u16; c.header.slots as usize];
+    let map = c.slot_map();
     let group = 1024;
     for first in (0..c.blocks()).step_by(group) {
         let decoded: Vec<Vec<Value>> = (first..(first + group as u64).min(c.blocks()))
@@ -384,8 +385,8 @@ fn restore_raw<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<bool, SolveEr
             .map_err(SolveError::Table)?;
         for (j, values) in decoded.into_iter().enumerate() {
             let lo = (first + j as u64) * per;
-            for (i, v) in values.into_iter().enumerate() {
-                codes[c.stored_at(lo + i as u64) as usize] = v.encode();
+            for (v, slot) in values.into_iter().zip(map.from(lo)) {
+                codes[slot as usize] = v.encode();
             }
         }
     }
