@@ -1327,14 +1327,8 @@ mod tests {
     fn reserved_header_bytes_are_refused_unless_zero() {
         let dir = std::env::temp_dir().join(format!("retro-reserved-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let codes = raw_codes(20_000);
-        let key = SectorKey {
-            w: 3,
-            b: 3,
-            wf: 0,
-            bf: 0,
-        };
-        let header = Header::from_values(GAME_MILL, "fp", key, &codes);
+        // A 3v3 table of 20,000 slots, none searched.
+        let (codes, header, _) = with_searched_wins(20_000, usize::MAX);
         let (wdl, dtm) = (dir.join("t.rtbw"), dir.join("t.rtbd"));
         compress_codes(&header, &codes, &wdl, Some(&dtm), Params::default(), None).unwrap();
         // SAFETY: test files are rewritten whole, never changed in place while mapped.

@@ -6,8 +6,8 @@
 //! then vary slowest, which groups like values (`databases/README.md`, "Slot order inside a
 //! class"). Reflecting twice gives the slot back, so one function maps both ways.
 
-/// Binomial coefficients `C(n, k)` for `n, k <= 32`.
-const BINOM: [[u64; 33]; 33] = {
+/// Binomial coefficients `C(n, k)` for `n, k <= 32` (the solver's index ranks with them too).
+pub static BINOM: [[u64; 33]; 33] = {
     let mut t = [[0u64; 33]; 33];
     let mut n = 0;
     while n <= 32 {

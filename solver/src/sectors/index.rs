@@ -105,20 +105,7 @@ impl Shape {
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Binomial coefficients `C(n, k)` for `n, k <= 32`.
-pub static BINOM: [[u64; 33]; 33] = {
-    let mut t = [[0u64; 33]; 33];
-    let mut n = 0;
-    while n <= 32 {
-        t[n][0] = 1;
-        let mut k = 1;
-        while k <= n {
-            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
-            k += 1;
-        }
-        n += 1;
-    }
-    t
-};
+pub use retro_tables::slot_order::BINOM;
 
 /// `RANK_BYTES[k][c][byte]`: the part of a colex rank contributed by the bits of byte `k` of a
 /// set when `c` set bits lie below that byte (laid out by `c` first: the sets ranked together
