@@ -613,3 +613,44 @@ fn solve_compress_writes_the_raw_values_compressed_and_resumes() {
         "the working copy is left"
     );
 }
+
+/// A compressed table whose slots are stored in a well-formed order of other classes than its
+/// sector's index (3v3: C(21, 18) = C(21, 3) slots a class, so the file alone looks fine) is
+/// refused by every probe, never read in the wrong order.
+#[test]
+fn a_slot_order_of_other_classes_is_refused() {
+    use retro_tables::compressed_table::{compress, Params};
+    use retro_tables::slot_order::SlotOrder;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = retro(
+        &["solve", "mill", "--sector", "3,3,0,0", "--dir", d, "-q"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let raw_path = sector_files(dir.path(), "rtb").pop().unwrap();
+    let raw = open_table(&raw_path).unwrap();
+    let (wdl, dtm) = (
+        raw_path.with_extension("rtbw"),
+        raw_path.with_extension("rtbd"),
+    );
+    let p = Params {
+        order: SlotOrder::reflected(21, 18),
+        ..Params::default()
+    };
+    compress(&raw, &wdl, Some(&dtm), p).unwrap();
+    drop(raw);
+    // The files alone are well formed: they open and verify.
+    open_compressed(&wdl, Some(&dtm)).unwrap().verify().unwrap();
+    std::fs::remove_file(&raw_path).unwrap();
+    let o = retro(
+        &["sample", "mill", "--dir", d, "--count", "10", "--time"],
+        None,
+    );
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("order of other classes"),
+        "{}",
+        stderr(&o)
+    );
+}
