@@ -53,40 +53,34 @@ impl ProbeTimes {
         f: &Folded,
     ) -> Result<(), CliError> {
         let t = db.table(k).map_err(CliError::other)?;
-        if self.wdl {
+        let timed_wdl = || -> Result<u64, CliError> {
             let start = Instant::now();
             let w = db.wdl_folded(f);
             let ns = start.elapsed().as_nanos() as u64;
             w.map_err(CliError::other)?;
-            self.push(k, kind(&t.0), ns);
-            return Ok(());
-        }
-        let start = Instant::now();
-        let v = db.value_folded(f);
-        let mut ns = start.elapsed().as_nanos() as u64;
-        match v {
-            // Tables without distances (`--wdl-only`): the result alone is timed.
-            Err(e) if e.no_distances() => {
-                let start = Instant::now();
-                let w = db.wdl_folded(f);
-                ns = start.elapsed().as_nanos() as u64;
-                w.map_err(CliError::other)?;
+            Ok(ns)
+        };
+        let ns = if self.wdl {
+            timed_wdl()?
+        } else {
+            let start = Instant::now();
+            let v = db.value_folded(f);
+            let ns = start.elapsed().as_nanos() as u64;
+            match v {
+                // Tables without distances (`--wdl-only`): the result alone is timed.
+                Err(e) if e.no_distances() => timed_wdl()?,
+                v => {
+                    v.map_err(CliError::other)?;
+                    ns
+                }
             }
-            v => {
-                v.map_err(CliError::other)?;
-            }
-        }
-        self.push(k, kind(&t.0), ns);
-        Ok(())
-    }
-
-    /// Records one probe of sector `k`, a table of kind `what`.
-    fn push(&mut self, k: SectorKey, what: &'static str, ns: u64) {
+        };
         self.tables
             .entry(k)
-            .or_insert_with(|| (what, Vec::new()))
+            .or_insert_with(|| (kind(&t.0), Vec::new()))
             .1
             .push(ns);
+        Ok(())
     }
 
     /// Prints the times: a line per table and per kind, or one JSON object.

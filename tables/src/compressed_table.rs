@@ -157,17 +157,15 @@ fn compress_codes(
             }
             let m = SlotMap::new(Some(o));
             let mut c = vec![0u16; n];
-            for (&code, at) in codes.iter().zip(m.from(0)) {
-                c[at as usize] = code;
-            }
-            stored = c;
             let mut bits = vec![0u64; searched.map_or(0, |w| w.bits.len())];
-            if let Some(w) = searched {
-                for slot in (0..n).filter(|&slot| bit(&w.bits, slot)) {
-                    let at = m.map(slot as u64) as usize;
+            for ((slot, &code), at) in codes.iter().enumerate().zip(m.from(0)) {
+                let at = at as usize;
+                c[at] = code;
+                if searched.is_some_and(|w| bit(&w.bits, slot)) {
                     bits[at / 64] |= 1 << (at % 64);
                 }
             }
+            stored = c;
             stored_searched = SearchedWins { bits };
             (&stored[..], searched.map(|_| &stored_searched))
         }
@@ -269,6 +267,17 @@ fn write_block_file(
     dict: &[u8],
     p: &Params,
 ) -> Result<(), TableError> {
+    // Slots in an order of their own: an encoding of its own, which older readers refuse
+    // (known before any block is compressed).
+    let encoding = match p.order {
+        Some(_) => ordered_encoding(encoding).ok_or_else(|| {
+            TableError::Mismatch(
+                path.to_path_buf(),
+                "no ordered variant of the encoding".into(),
+            )
+        })?,
+        None => encoding,
+    };
     let (body, data_len) =
         crate::par::map_items(&blocks.chunks(256).collect::<Vec<_>>(), |group| {
             build_body(group, dict, p.level)
@@ -283,16 +292,6 @@ fn write_block_file(
         blocks: blocks.len() as u64,
         dict_len: dict.len() as u64,
         data_len,
-    };
-    // Slots in an order of their own: an encoding of its own, which older readers refuse.
-    let encoding = match p.order {
-        Some(_) => ordered_encoding(encoding).ok_or_else(|| {
-            TableError::Mismatch(
-                path.to_path_buf(),
-                "no ordered variant of the encoding".into(),
-            )
-        })?,
-        None => encoding,
     };
     let mut head = h.encode_as(encoding);
     layout.encode(&mut head);
@@ -567,12 +566,18 @@ impl CompressedTable {
                     ENCODING_DTM_GROUPED_ORDERED,
                     ENCODING_DTM_SEARCHED_GROUPED_ORDERED,
                 ];
-                let part = unsafe { open_part(p, &encodings) }?;
-                let (h, d, l, m) = (part.header, part.decoded, part.layout, part.mapped);
-                let e = unordered_encoding(part.encoding).0;
+                let Part {
+                    header: h,
+                    decoded: d,
+                    layout: l,
+                    mapped: m,
+                    encoding: e,
+                    order: dtm_order,
+                } = unsafe { open_part(p, &encodings) }?;
+                let e = unordered_encoding(e).0;
                 searches_wins = [ENCODING_DTM_SEARCHED, ENCODING_DTM_SEARCHED_GROUPED].contains(&e);
                 grouped = [ENCODING_DTM_GROUPED, ENCODING_DTM_SEARCHED_GROUPED].contains(&e);
-                if h != header || d != decoded || part.order != order {
+                if h != header || d != decoded || dtm_order != order {
                     return Err(TableError::Mismatch(
                         p.to_path_buf(),
                         format!("distances of another table than {}", wdl.display()),

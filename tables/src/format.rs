@@ -63,26 +63,31 @@ pub const ENCODING_DTM_GROUPED_ORDERED: u32 = 11;
 /// [`ENCODING_DTM_SEARCHED_GROUPED`] with the slots in the order of [`ENCODING_WDL_ORDERED`].
 pub const ENCODING_DTM_SEARCHED_GROUPED_ORDERED: u32 = 12;
 
+/// Each compressed encoding that has a variant with the slots in an order of their own, and
+/// that variant (5 and 7 have none).
+const ORDERED: [(u32, u32); 3] = [
+    (ENCODING_WDL, ENCODING_WDL_ORDERED),
+    (ENCODING_DTM_GROUPED, ENCODING_DTM_GROUPED_ORDERED),
+    (
+        ENCODING_DTM_SEARCHED_GROUPED,
+        ENCODING_DTM_SEARCHED_GROUPED_ORDERED,
+    ),
+];
+
 /// The encoding id of a compressed file of `encoding` whose slots are stored in an order of
 /// their own (`None` for encodings that have no such variant: 5 and 7).
 pub fn ordered_encoding(encoding: u32) -> Option<u32> {
-    match encoding {
-        ENCODING_WDL => Some(ENCODING_WDL_ORDERED),
-        ENCODING_DTM_GROUPED => Some(ENCODING_DTM_GROUPED_ORDERED),
-        ENCODING_DTM_SEARCHED_GROUPED => Some(ENCODING_DTM_SEARCHED_GROUPED_ORDERED),
-        _ => None,
-    }
+    ORDERED.iter().find(|p| p.0 == encoding).map(|p| p.1)
 }
 
 /// The encoding an ordered one stands for in the index's order, and whether it is ordered.
 pub fn unordered_encoding(encoding: u32) -> (u32, bool) {
-    match encoding {
-        ENCODING_WDL_ORDERED => (ENCODING_WDL, true),
-        ENCODING_DTM_GROUPED_ORDERED => (ENCODING_DTM_GROUPED, true),
-        ENCODING_DTM_SEARCHED_GROUPED_ORDERED => (ENCODING_DTM_SEARCHED_GROUPED, true),
-        e => (e, false),
-    }
+    ORDERED
+        .iter()
+        .find(|p| p.1 == encoding)
+        .map_or((encoding, false), |p| (p.0, true))
 }
+
 pub const FINGERPRINT_OFFSET: usize = 128;
 pub const FINGERPRINT_MAX: usize = HEADER_SIZE - FINGERPRINT_OFFSET;
 

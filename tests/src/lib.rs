@@ -51,12 +51,18 @@ pub fn retro(args: &[&str], stdin: Option<&str>) -> Output {
 
 /// A scratch directory with a Mill variant solved whole (`retro solve mill --variant V -q`).
 pub fn solved_mill(variant: &str) -> tempfile::TempDir {
+    solved_mill_with(&["--variant", variant])
+}
+
+/// A scratch directory where `retro solve mill ARGS --dir D -q` succeeded (`--sector 3,3,0,0`:
+/// one nine-mens-morris table).
+pub fn solved_mill_with(args: &[&str]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().to_str().unwrap();
-    let out = retro(
-        &["solve", "mill", "--variant", variant, "--dir", path, "-q"],
-        None,
-    );
+    let mut all = vec!["solve", "mill"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--dir", path, "-q"]);
+    let out = retro(&all, None);
     assert!(out.status.success(), "{}", stderr(&out));
     dir
 }

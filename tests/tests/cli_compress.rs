@@ -8,7 +8,8 @@
 use retro_tables::compressed_table::CompressedTable;
 use retro_tables::value::{Value, Wdl};
 use retro_tests::{
-    check_by_position, check_derived, open_compressed, open_table, retro, stderr, stdout,
+    check_by_position, check_derived, open_compressed, open_table, retro, solved_mill_with, stderr,
+    stdout,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -390,13 +391,8 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
 
 #[test]
 fn damaged_compressed_tables_are_errors_never_values() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = solved_mill_with(&["--sector", "3,3,0,0"]);
     let d = dir.path().to_str().unwrap();
-    let o = retro(
-        &["solve", "mill", "--sector", "3,3,0,0", "--dir", d, "-q"],
-        None,
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
     let raw = raw_codes(dir.path());
     let (stem, codes) = raw.iter().next().unwrap();
     // Small blocks: more of them, so more index entries and block checks to damage.
@@ -621,13 +617,8 @@ fn solve_compress_writes_the_raw_values_compressed_and_resumes() {
 fn a_slot_order_of_other_classes_is_refused() {
     use retro_tables::compressed_table::{compress, Params};
     use retro_tables::slot_order::SlotOrder;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = solved_mill_with(&["--sector", "3,3,0,0"]);
     let d = dir.path().to_str().unwrap();
-    let o = retro(
-        &["solve", "mill", "--sector", "3,3,0,0", "--dir", d, "-q"],
-        None,
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
     let raw_path = sector_files(dir.path(), "rtb").pop().unwrap();
     let raw = open_table(&raw_path).unwrap();
     let (wdl, dtm) = (

@@ -1,6 +1,6 @@
 //! End-to-end tests of `retro solve`, `retro analyse` and `retro verify`.
 
-use retro_tests::{retro, stderr, stdout};
+use retro_tests::{retro, solved_mill_with, stderr, stdout};
 use serde_json::{json, Value};
 
 fn json(s: &str) -> Value {
@@ -486,13 +486,8 @@ fn concurrent_solves_of_one_folder_are_refused_or_wait() {
 /// never wins. A bigger position is refused at once, saying why.
 #[test]
 fn russian_mill_endgames_are_solved_without_tables() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = solved_mill_with(&["--sector", "3,3,0,0"]);
     let d = dir.path().to_str().unwrap();
-    let o = retro(
-        &["solve", "mill", "--sector", "3,3,0,0", "--dir", d, "-q"],
-        None,
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
     let fen =
         |mask: u64| format!("*O******/*O*O*@**/***@***@ w m s 3 0 3 0 0 0 0 0 0 0 {mask} 0 1");
     let analyse = |variant: &str, fen: &str| {
