@@ -39,7 +39,9 @@ fn one(
         wdl_block: a.block_slots,
         dtm_block: a.distance_block_slots.unwrap_or(a.block_slots),
         // The reflected slot order where the folder's rules are known (they give the index).
-        order: db.and_then(|(db, k)| db.slot_order(k)),
+        order: db
+            .filter(|_| !a.index_order)
+            .and_then(|(db, k)| db.slot_order(k)),
         ..Params::default()
     };
     // SAFETY: the folder's lock is held; retro's writers replace files by rename only.

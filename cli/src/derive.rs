@@ -11,7 +11,9 @@ use retro_solver::sectors::db::Db;
 use retro_solver::sectors::derive::{derivable, derive_raw};
 use retro_solver::sectors::rules::SectorRules;
 use retro_solver::sectors::searched::searched_wins;
+use retro_solver::sectors::solve::restore_raw;
 use retro_tables::compressed_table::SearchedWins;
+use retro_tables::sector_table::Header;
 use retro_tables::{SectorKey, Table, GAME_DARA, GAME_MILL};
 use std::path::Path;
 
@@ -34,7 +36,12 @@ impl FolderDb {
     pub fn of_table(raw: &Path) -> Option<FolderDb> {
         // SAFETY: the caller holds the folder's lock; retro's writers replace files by rename.
         let h = unsafe { Table::open(raw) }.ok()?.header;
-        let folder = raw.parent()?;
+        FolderDb::of_header(&h, raw.parent()?)
+    }
+
+    /// The rules a table's header names, if this build knows them and they give the header's
+    /// fingerprint and `folder` (the folder the table lies in).
+    pub fn of_header(h: &Header, folder: &Path) -> Option<FolderDb> {
         let dir = folder.parent()?;
         let db = match h.game {
             GAME_MILL => {
@@ -93,6 +100,24 @@ impl FolderDb {
         match self {
             FolderDb::Mill(d) => d.slot_order(k),
             FolderDb::Dara(d) => d.slot_order(k),
+        }
+    }
+
+    /// Writes a raw working copy of sector `k`'s compressed table beside it (see
+    /// `retro_solver::sectors::solve::restore_raw`); whether it did.
+    pub fn restore_raw(&self, k: SectorKey) -> Result<bool, CliError> {
+        match self {
+            FolderDb::Mill(d) => restore_raw(d, k),
+            FolderDb::Dara(d) => restore_raw(d, k),
+        }
+        .map_err(CliError::other)
+    }
+
+    /// The path of sector `k`'s raw table.
+    pub fn raw_path(&self, k: SectorKey) -> std::path::PathBuf {
+        match self {
+            FolderDb::Mill(d) => d.path(k),
+            FolderDb::Dara(d) => d.path(k),
         }
     }
 

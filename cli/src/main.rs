@@ -18,6 +18,7 @@ mod perft;
 mod play;
 mod probe_times;
 mod referee;
+mod reorder;
 mod sample;
 mod serve;
 mod solve;

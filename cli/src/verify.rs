@@ -1,11 +1,12 @@
 //! `retro verify`: every table under a folder checked.
 
 use crate::error::CliError;
+use crate::reorder::{finish_left_over, reorder};
 use retro_tables::format::FORMAT_VERSION;
 use retro_tables::lock::FolderLock;
 use retro_tables::verify::{check_file, table_files, VerifyError, VerifyKind};
 use serde_json::json;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 /// `retro verify` (with `upgrade`, `--upgrade`).
@@ -25,6 +26,7 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
     // there is refused); with it held, what killed writers left is removed, and the folder
     // listed again.
     let mut locks: BTreeMap<PathBuf, Result<FolderLock, String>> = BTreeMap::new();
+    let mut dbs = HashMap::new();
     let files = if upgrade {
         for f in &files {
             let folder = f.parent().unwrap_or(Path::new(".")).to_path_buf();
@@ -33,6 +35,15 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
                 lock.remove_stale_temps().map_err(|e| e.to_string())?;
                 Ok(lock)
             });
+        }
+        // A raw table beside compressed files (a killed reorder or solve) compressed again.
+        for f in &files {
+            let folder = f.parent().unwrap_or(Path::new("."));
+            if matches!(locks.get(folder), Some(Ok(_))) && f.extension().is_some_and(|e| e == "rtb")
+            {
+                finish_left_over(f, &mut dbs)
+                    .map_err(|e| CliError::other(format!("{}: {}", f.display(), e.message)))?;
+            }
         }
         list()?
     } else {
@@ -53,20 +64,36 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
             }),
             None => check_file(f, false),
         };
+        // A compressed table in the index's slot order, in the reflected one (the rules known).
+        let checked = checked.and_then(|(what, rewritten)| {
+            if !matches!(locks.get(folder), Some(Ok(_)))
+                || f.extension().is_none_or(|e| e != "rtbw")
+            {
+                return Ok((what, rewritten, false));
+            }
+            match reorder(f, &mut dbs) {
+                Ok(reordered) => Ok((what, rewritten, reordered)),
+                Err(e) => Err(VerifyError {
+                    kind: VerifyKind::Io,
+                    message: format!("{}: passes, not reordered: {}", f.display(), e.message),
+                }),
+            }
+        });
         match checked {
-            Ok((what, rewritten)) => {
-                upgraded += usize::from(rewritten);
+            Ok((what, rewritten, reordered)) => {
+                upgraded += usize::from(rewritten || reordered);
                 if !as_json {
-                    let tag = if rewritten {
+                    let tag = if reordered {
+                        "  (rewritten in the reflected slot order)".to_string()
+                    } else if rewritten {
                         format!("  (rewritten: format version {FORMAT_VERSION}, grouped distances, win/draw/loss dictionaries)")
                     } else {
                         String::new()
                     };
                     println!("ok    {}  {what}{tag}", f.display());
                 }
-                rows.push(
-                    json!({"file": f.display().to_string(), "ok": true, "upgraded": rewritten}),
-                );
+                rows.push(json!({"file": f.display().to_string(), "ok": true,
+                        "upgraded": rewritten || reordered, "reordered": reordered}));
             }
             Err(e) => {
                 failed += 1;
@@ -90,7 +117,8 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
     } else if upgrade {
         println!(
             "{} tables checked, {failed} failed, {upgraded} rewritten (format version \
-             {FORMAT_VERSION}, grouped distances, win/draw/loss dictionaries)",
+             {FORMAT_VERSION}, grouped distances, win/draw/loss dictionaries, reflected slot \
+             order)",
             files.len()
         );
     } else {

@@ -778,6 +778,11 @@ impl CompressedTable {
         self.wdl.layout().block_slots as u64
     }
 
+    /// Slots a distance block covers (`None` without distances).
+    pub fn distance_block_slots(&self) -> Option<u64> {
+        self.dtm.as_ref().map(|d| d.layout().block_slots as u64)
+    }
+
     /// The values of every slot of win/draw/loss block `b`, each block decoded once (a wasted
     /// slot gives the value it decodes to), in the order they are stored: value `i` is slot
     /// [`CompressedTable::stored_at`]`(b S + i)`. Without distances, wins and losses come as
@@ -843,6 +848,28 @@ impl CompressedTable {
             }
         }
         Ok(out)
+    }
+
+    /// The slots whose win's distance the file leaves to a search (`None` when it leaves none
+    /// or has no distances), every block decoded: what [`replace_raw`] needs to write the
+    /// table again with the same wins searched. A wasted slot that repeats such a win is one
+    /// too (it holds no position, so a writer ignores it).
+    pub fn searched_slots(&self) -> Result<Option<SearchedWins>, TableError> {
+        if !self.searches_wins || self.dtm.is_none() {
+            return Ok(None);
+        }
+        let n = self.header.slots;
+        let mut bits = vec![0u64; n.div_ceil(64) as usize];
+        let map = self.slot_map();
+        for b in 0..self.blocks() {
+            let values = self.block_values(b)?;
+            for (v, slot) in values.into_iter().zip(map.from(b * self.block_slots())) {
+                if v == Value::Win(0) {
+                    bits[(slot / 64) as usize] |= 1 << (slot % 64);
+                }
+            }
+        }
+        Ok(Some(SearchedWins { bits }))
     }
 
     /// Writes the distance file again with each block's entries grouped (encoding 8, or 9 for

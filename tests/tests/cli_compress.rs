@@ -645,3 +645,92 @@ fn a_slot_order_of_other_classes_is_refused() {
         stderr(&o)
     );
 }
+
+#[test]
+fn verify_upgrade_writes_index_order_tables_in_the_reflected_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    for args in [
+        &[
+            "solve",
+            "mill",
+            "--variant",
+            "six-mens-morris",
+            "--dir",
+            d,
+            "-q",
+        ][..],
+        &["solve", "dara", "--sector", "3,4,0,0", "--dir", d, "-q"][..],
+    ] {
+        let o = retro(args, None);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    }
+    let raw = raw_codes(dir.path());
+    let o = retro(&["compress", "--dir", d, "--index-order", "-q"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stored: Vec<PathBuf> = sector_files(dir.path(), "rtbw");
+    let open = |wdl: &Path| open_compressed(wdl, Some(&wdl.with_extension("rtbd"))).unwrap();
+    assert!(stored.iter().all(|w| open(w).order().is_none()));
+    assert!(stored.iter().any(|w| open(w).searches_wins()));
+    let before = analyse_all(d);
+    let bytes = |ext: &str| -> u64 {
+        sector_files(dir.path(), ext)
+            .iter()
+            .map(|p| std::fs::metadata(p).unwrap().len())
+            .sum()
+    };
+    let wdl_before = bytes("rtbw");
+
+    // A killed reorder: a raw copy beside a pair whose files disagree (the win/draw/loss file
+    // rewritten, the distances not yet). Probes read the copy; the upgrade finishes it.
+    let victim = stored
+        .iter()
+        .max_by_key(|w| std::fs::metadata(w).unwrap().len())
+        .unwrap()
+        .clone();
+    let victim_dtm = std::fs::read(victim.with_extension("rtbd")).unwrap();
+    let o = retro(&["verify", "--dir", d, "--upgrade", "--json"], None);
+    assert!(o.status.success(), "{}", stdout(&o));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let reordered = report["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["reordered"] == true)
+        .count();
+    assert_eq!(reordered, stored.len());
+    let check = || {
+        assert!(
+            sector_files(dir.path(), "rtb").is_empty(),
+            "raw copies left"
+        );
+        for w in &stored {
+            let t = open(w);
+            let stem = w.with_extension("");
+            assert!(t.order().is_some(), "{} not reordered", w.display());
+            compare(&t, &raw[&stem], true);
+        }
+    };
+    check();
+    assert_eq!(analyse_all(d), before);
+    assert!(
+        bytes("rtbw") < wdl_before,
+        "{} >= {wdl_before}",
+        bytes("rtbw")
+    );
+
+    let stem = victim.with_extension("");
+    let raw_file = stem.with_extension("rtb");
+    retro_tables::sector_table::write(&raw_file, &open(&victim).header, &raw[&stem]).unwrap();
+    std::fs::write(victim.with_extension("rtbd"), &victim_dtm).unwrap();
+    let o = retro(&["verify", "--dir", d], None);
+    assert!(!o.status.success(), "a pair in two orders verifies");
+    assert_eq!(analyse_all(d), before, "probes read the raw copy");
+    let o = retro(&["verify", "--dir", d, "--upgrade"], None);
+    assert!(o.status.success(), "{}", stdout(&o));
+    check();
+    let o = retro(&["verify", "--dir", d, "--upgrade"], None);
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(stdout(&o).contains(" 0 rewritten"), "{}", stdout(&o));
+    assert_eq!(analyse_all(d), before);
+}

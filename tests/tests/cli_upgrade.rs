@@ -156,7 +156,8 @@ fn version_2_tables_are_read_and_upgraded_to_the_bytes_version_3_writes() {
     assert!(o.status.success(), "{}", stdout(&o));
     assert!(
         stdout(&o).contains(&format!(
-            "{} rewritten (format version 3, grouped distances, win/draw/loss dictionaries)",
+            "{} rewritten (format version 3, grouped distances, win/draw/loss dictionaries, \
+             reflected slot order)",
             written.len() - first
         )),
         "{}",

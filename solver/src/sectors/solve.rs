@@ -349,7 +349,7 @@ pub fn solve_with<R: SectorRules>(
 /// compressed table, more slowly). A derived table's copy holds every slot's value by search,
 /// and counts that differ from its header are an error (the tables it reads are not the ones it
 /// was derived from).
-fn restore_raw<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<bool, SolveError> {
+pub fn restore_raw<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<bool, SolveError> {
     let t = db.table(k).map_err(SolveError::Probe)?;
     if let AnyTable::Derived(d) = &t.0 {
         let codes = derived_codes(db, k).map_err(SolveError::Probe)?;

@@ -1,0 +1,95 @@
+//! `retro verify --upgrade`'s step for compressed tables written in the index's slot order
+//! (before December 2026): written again in the reflected order (see
+//! `retro_tables::slot_order`), where the folder's rules are known, since the order needs the
+//! board. Through a raw working copy: the values decoded and the wasted slots found again from
+//! the index, then compressed as `retro compress` does, the same wins left to a search, every
+//! slot compared with the copy before the copy is removed.
+
+use crate::derive::FolderDb;
+use crate::error::CliError;
+use retro_tables::compressed_table::{replace_raw, CompressedTable, Params};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Writes the compressed table whose win/draw/loss file is `wdl` again in the reflected slot
+/// order, if it is in the index's order, has distances and the folder's rules are known;
+/// whether it did.
+/// `dbs` caches each folder's rules. Call with the folder's lock held, after
+/// [`finish_left_over`].
+pub fn reorder(wdl: &Path, dbs: &mut HashMap<PathBuf, Option<FolderDb>>) -> Result<bool, CliError> {
+    let dtm = wdl.with_extension("rtbd");
+    if !dtm.exists() {
+        return Ok(false);
+    }
+    // SAFETY: the folder's lock is held; retro's writers replace files by rename only.
+    let c = unsafe { CompressedTable::open(wdl, Some(&dtm)) }.map_err(CliError::other)?;
+    if c.order().is_some() {
+        return Ok(false);
+    }
+    let folder = wdl.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let db = dbs
+        .entry(folder)
+        .or_insert_with_key(|folder| FolderDb::of_header(&c.header, folder));
+    let Some(db) = db.as_ref() else {
+        return Ok(false);
+    };
+    let k = c.header.sector;
+    let Some(order) = db.slot_order(k) else {
+        return Ok(false);
+    };
+    let searched = c.searched_slots().map_err(CliError::other)?;
+    let params = Params {
+        wdl_block: c.block_slots() as u32,
+        dtm_block: c.distance_block_slots().unwrap_or(c.block_slots()) as u32,
+        order: Some(order),
+        ..Params::default()
+    };
+    drop(c);
+    db.forget(k);
+    if !db.restore_raw(k)? {
+        return Err(CliError::other(format!(
+            "{}: its values decoded do not give its header's counts (not rewritten)",
+            wdl.display()
+        )));
+    }
+    // SAFETY: as above; the raw copy was just written, and it is compared slot by slot with
+    // what is written from it.
+    unsafe { replace_raw(&db.raw_path(k), params, false, false, searched.as_ref()) }
+        .map_err(CliError::other)?;
+    db.forget(k);
+    Ok(true)
+}
+
+/// Compresses the raw table at `raw` in place as `retro compress` does (its searched wins
+/// chosen again, the reflected order) if compressed files lie beside it, which is what a
+/// reorder or a solve killed before its end leaves (probes read the raw table meanwhile, and
+/// the compressed pair may be half rewritten); whether it did. Call with the folder's lock
+/// held.
+pub fn finish_left_over(
+    raw: &Path,
+    dbs: &mut HashMap<PathBuf, Option<FolderDb>>,
+) -> Result<bool, CliError> {
+    if !raw.with_extension("rtbw").exists() {
+        return Ok(false);
+    }
+    let folder = raw.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let db = dbs.entry(folder).or_insert_with(|| FolderDb::of_table(raw));
+    let Some(db) = db.as_ref() else {
+        return Ok(false);
+    };
+    // SAFETY: as in `reorder`.
+    let k = unsafe { retro_tables::Table::open(raw) }
+        .map_err(CliError::other)?
+        .header
+        .sector;
+    let params = Params {
+        order: db.slot_order(k),
+        ..Params::default()
+    };
+    let searched = db.searched_wins(k)?;
+    db.forget(k);
+    // SAFETY: as in `reorder`; the raw table is checked whole first.
+    unsafe { replace_raw(raw, params, false, true, searched.as_ref()) }.map_err(CliError::other)?;
+    db.forget(k);
+    Ok(true)
+}
