@@ -44,6 +44,7 @@ pub mod sector_table;
 pub mod slot_order;
 pub mod value;
 pub mod verify;
+pub mod wdl_rans;
 
 pub use format::{TableError, GAME_DARA, GAME_MILL, GAME_OAQ};
 pub use oaq_table::{OaqHeader, OaqTable};

@@ -1,0 +1,566 @@
+//! A block coder for win/draw/loss symbols fitted to them: rANS (range asymmetric numeral
+//! systems, byte-wise, 32-bit state) over a static model per file, the probabilities of each
+//! symbol given the 4 symbols before it. A block's slots are cut into sub-blocks that each
+//! start from a fresh state with the context "nothing before", so a probe decodes from the
+//! start of its slot's sub-block up to the slot and no further (half a sub-block on average),
+//! where a zstd block is decoded whole.
+//!
+//! Not in the format yet: a study of it against zstd on the nine-mens-morris tables is in
+//! `databases/README.md` ("A context-model coder for win/draw/loss").
+//!
+//! Model bytes: `u32` sub-block size in slots (a power of two, 64 to 16384), then for each of
+//! the 256 contexts the frequencies of symbols 0, 1, 2 as `u16`, summing to 4096. The context
+//! of a symbol is `p1 + 4 p2 + 16 p3 + 64 p4`, `p1` the symbol just before, `p4` the one 4
+//! before, each `3` where it lies before the sub-block's start.
+//!
+//! Block bytes (a block of `n` slots, `k = ceil(n / m)` sub-blocks of `m` slots):
+//! - a block whose slots all hold symbol `s` is the single byte `s`;
+//! - otherwise the byte `3`, then for each of the `k` sub-blocks but the last a LEB128
+//!   number `e`, then the streams. `e` = 0, 1 or 2: every slot of the sub-block holds that
+//!   symbol, and it has no stream; otherwise its stream takes `e` bytes (the last sub-block's
+//!   stream takes the rest of the block, unless the rest is the single byte `128 + s`: every
+//!   slot of it holds symbol `s`). A stream is the coder's final state (3 bytes, most
+//!   significant first, so its first byte is below 128) and the bytes its renormalisations
+//!   read, in order.
+
+/// Bits of the frequencies: each context's frequencies sum to `1 << PREC`.
+pub const PREC: u32 = 12;
+const TOTAL: u32 = 1 << PREC;
+/// The lower bound of the coder's state; a stream starts and ends at it. States lie in
+/// `LOW .. LOW << 8`: 3 bytes.
+const LOW: u32 = 1 << 15;
+/// Bytes of a stream's state.
+const STATE_BYTES: usize = 3;
+/// Contexts: the 4 symbols before, 2 bits each.
+const CONTEXTS: usize = 256;
+/// The context at a sub-block's start: "nothing before", four times.
+const START: usize = 255;
+/// Bytes of a model.
+pub const MODEL_BYTES: usize = 4 + CONTEXTS * 3 * 2;
+/// The sub-block sizes a model may give.
+const SUB_RANGE: std::ops::RangeInclusive<u32> = 64..=16384;
+
+/// The next context after `sym` in context `c`.
+#[inline]
+fn next(c: usize, sym: u8) -> usize {
+    ((c << 2) | sym as usize) & 0xff
+}
+
+/// A static model: per context, each symbol's frequency and the sum of those before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WdlModel {
+    sub: u32,
+    freq: [[u16; 3]; CONTEXTS],
+    cum: [[u16; 3]; CONTEXTS],
+}
+
+impl WdlModel {
+    /// The model of `symbols` (each 0, 1 or 2) cut into blocks of `block` slots and those
+    /// into sub-blocks of `sub` (a power of two from 64 to 16384 dividing `block`), as they
+    /// will be coded. A symbol that occurs in a context gets a frequency of at least 1.
+    pub fn fit(symbols: &[u8], block: usize, sub: usize) -> Result<WdlModel, String> {
+        check_sub(sub as u64)?;
+        if block == 0 || !block.is_multiple_of(sub) {
+            return Err(format!("a block of {block} slots is no multiple of {sub}"));
+        }
+        let mut counts = vec![[0u64; 3]; CONTEXTS];
+        for part in symbols.chunks(sub) {
+            let mut c = START;
+            for &s in part {
+                if s > 2 {
+                    return Err(format!("symbol {s}"));
+                }
+                counts[c][s as usize] += 1;
+                c = next(c, s);
+            }
+        }
+        let mut freq = [[0u16; 3]; CONTEXTS];
+        for (f, n) in freq.iter_mut().zip(&counts) {
+            *f = quantize(n);
+        }
+        Ok(WdlModel::with(sub as u32, freq))
+    }
+
+    fn with(sub: u32, freq: [[u16; 3]; CONTEXTS]) -> WdlModel {
+        let mut cum = [[0u16; 3]; CONTEXTS];
+        for (c, f) in cum.iter_mut().zip(&freq) {
+            *c = [0, f[0], f[0] + f[1]];
+        }
+        WdlModel { sub, freq, cum }
+    }
+
+    /// Slots of a sub-block.
+    pub fn sub_slots(&self) -> usize {
+        self.sub as usize
+    }
+
+    /// The model's bytes (see the module's documentation).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(MODEL_BYTES);
+        out.extend_from_slice(&self.sub.to_le_bytes());
+        for f in &self.freq {
+            for x in f {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// The model `bytes` hold, checked: a sub-block size it allows, every context's
+    /// frequencies summing to 4096.
+    pub fn from_bytes(bytes: &[u8]) -> Result<WdlModel, String> {
+        if bytes.len() != MODEL_BYTES {
+            return Err(format!(
+                "a model of {} bytes, not {MODEL_BYTES}",
+                bytes.len()
+            ));
+        }
+        let sub = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
+        check_sub(sub as u64)?;
+        let mut freq = [[0u16; 3]; CONTEXTS];
+        for (c, f) in freq.iter_mut().enumerate() {
+            for (s, x) in f.iter_mut().enumerate() {
+                let at = 4 + 6 * c + 2 * s;
+                *x = u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+            }
+            if f.iter().map(|&x| x as u32).sum::<u32>() != TOTAL {
+                return Err(format!("context {c}: frequencies do not sum to {TOTAL}"));
+            }
+        }
+        Ok(WdlModel::with(sub, freq))
+    }
+
+    /// Codes one block's symbols (each 0, 1 or 2; at most 16384 sub-blocks' worth). Errors
+    /// for a symbol the model cannot code (one it gives no frequency in its context).
+    pub fn encode(&self, symbols: &[u8]) -> Result<Vec<u8>, String> {
+        match symbols.first() {
+            None => return Err("an empty block".into()),
+            Some(&s) if symbols.iter().all(|&x| x == s) => {
+                return if s <= 2 {
+                    Ok(vec![s])
+                } else {
+                    Err(format!("symbol {s}"))
+                }
+            }
+            _ => {}
+        }
+        let mut out = vec![3u8];
+        let mut streams = Vec::new();
+        let parts: Vec<&[u8]> = symbols.chunks(self.sub_slots()).collect();
+        for (j, part) in parts.iter().enumerate() {
+            let constant = part.iter().all(|&x| x == part[0]);
+            let stream = if constant {
+                // Only the last sub-block's is written: a byte no stream starts with.
+                vec![0x80 | part[0]]
+            } else {
+                self.encode_stream(part)?
+            };
+            if j + 1 < parts.len() {
+                // A constant sub-block's entry is its symbol (a stream is longer than 2).
+                put_leb128(
+                    &mut out,
+                    if constant {
+                        part[0] as usize
+                    } else {
+                        stream.len()
+                    },
+                );
+            }
+            if !constant || j + 1 == parts.len() {
+                streams.push(stream);
+            }
+        }
+        for s in &streams {
+            out.extend_from_slice(s);
+        }
+        Ok(out)
+    }
+
+    /// One sub-block's stream.
+    fn encode_stream(&self, part: &[u8]) -> Result<Vec<u8>, String> {
+        // The contexts forward, then the symbols coded backward (rANS is last in, first out).
+        let mut ctx = Vec::with_capacity(part.len());
+        let mut c = START;
+        for &s in part {
+            if s > 2 {
+                return Err(format!("symbol {s}"));
+            }
+            ctx.push(c);
+            c = next(c, s);
+        }
+        let mut out = Vec::new();
+        let mut x = LOW;
+        for (&s, &c) in part.iter().zip(&ctx).rev() {
+            let f = self.freq[c][s as usize] as u32;
+            if f == 0 {
+                return Err(format!("symbol {s} has no frequency in context {c}"));
+            }
+            let max = ((LOW >> PREC) << 8) * f;
+            while x >= max {
+                out.push(x as u8);
+                x >>= 8;
+            }
+            x = ((x / f) << PREC) + x % f + self.cum[c][s as usize] as u32;
+        }
+        out.extend_from_slice(&x.to_le_bytes()[..STATE_BYTES]);
+        out.reverse();
+        Ok(out)
+    }
+
+    /// What sub-block `j` of a block of `n` slots holds: a symbol throughout, or a stream.
+    /// `at` walks the entries: pass the same one for `j = 0, 1, ...` in turn, or a fresh one
+    /// for a single `j`.
+    fn sub_block<'a>(&self, data: &'a [u8], n: usize, j: usize) -> Result<Sub<'a>, String> {
+        let k = n.div_ceil(self.sub_slots());
+        match data {
+            [] => Err("an empty block".into()),
+            [s @ 0..=2] if j < k => Ok(Sub::Constant(*s)),
+            [3, rest @ ..] if j < k => {
+                // The entries, and where sub-block j's stream starts.
+                let (mut at, mut start, mut len) = (0usize, 0usize, None);
+                for i in 0..k - 1 {
+                    let e = get_leb128(rest, &mut at)?;
+                    let bytes = if e <= 2 { 0 } else { e };
+                    if i < j {
+                        start += bytes;
+                    } else if i == j {
+                        len = Some(e);
+                    }
+                }
+                let start = at + start;
+                let stream = match len {
+                    Some(e @ 0..=2) => return Ok(Sub::Constant(e as u8)),
+                    Some(e) => rest.get(start..start + e),
+                    None => rest.get(start..),
+                }
+                .ok_or("stream lengths beyond the block")?;
+                match stream {
+                    [s @ 0x80..=0x82] if len.is_none() => Ok(Sub::Constant(s & 3)),
+                    _ => Ok(Sub::Stream(stream)),
+                }
+            }
+            [3, ..] | [0..=2] => Err(format!("sub-block {j} of {k}")),
+            _ => Err(format!("block kind {}", data[0])),
+        }
+    }
+
+    /// Decodes sub-block `j` (its `m` slots) up to slot `to` of it, handing each symbol to
+    /// `f`; with `whole`, checks that its stream ends there in the state coding started from.
+    fn decode_sub(
+        &self,
+        data: &[u8],
+        n: usize,
+        j: usize,
+        to: usize,
+        whole: bool,
+        mut f: impl FnMut(usize, u8),
+    ) -> Result<(), String> {
+        match self.sub_block(data, n, j)? {
+            Sub::Constant(s) => (0..to).for_each(|i| f(i, s)),
+            Sub::Stream(stream) => {
+                let mut d = Decoder::new(stream)?;
+                let mut c = START;
+                for i in 0..to {
+                    let s = d.symbol(self, c)?;
+                    f(i, s);
+                    c = next(c, s);
+                }
+                if whole && !d.finished() {
+                    return Err(format!("sub-block {j} does not end where its stream does"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Decodes every symbol of a block of `n` slots into `out` (cleared first), checking
+    /// that each stream ends where it should, in the state it started from.
+    pub fn decode(&self, data: &[u8], n: usize, out: &mut Vec<u8>) -> Result<(), String> {
+        out.clear();
+        let m = self.sub_slots();
+        for j in 0..n.div_ceil(m) {
+            let len = (n - j * m).min(m);
+            self.decode_sub(data, n, j, len, true, |_, s| out.push(s))?;
+        }
+        Ok(())
+    }
+
+    /// Decodes symbols `from..to` of a block of `n` slots (`from < to <= n`, both in one
+    /// sub-block) and hands them to `f` in order; only the sub-block's symbols up to `to` are
+    /// decoded.
+    pub fn decode_range(
+        &self,
+        data: &[u8],
+        n: usize,
+        from: usize,
+        to: usize,
+        mut f: impl FnMut(u8),
+    ) -> Result<(), String> {
+        let m = self.sub_slots();
+        if from >= to || to > n || from / m != (to - 1) / m {
+            return Err(format!("symbols {from}..{to} of {n} in one sub-block"));
+        }
+        let (j, first) = (from / m, from % m);
+        self.decode_sub(data, n, j, to - j * m, false, |i, s| {
+            if i >= first {
+                f(s)
+            }
+        })
+    }
+}
+
+/// What a sub-block holds.
+enum Sub<'a> {
+    Constant(u8),
+    Stream(&'a [u8]),
+}
+
+/// Appends `v` as LEB128 (7 bits a byte, low first, the high bit set on all but the last).
+fn put_leb128(out: &mut Vec<u8>, mut v: usize) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Reads a LEB128 number of at most 3 bytes at `*at`, moving past it.
+fn get_leb128(bytes: &[u8], at: &mut usize) -> Result<usize, String> {
+    let mut v = 0usize;
+    for shift in [0, 7, 14] {
+        let b = *bytes.get(*at).ok_or("stream lengths cut short")?;
+        *at += 1;
+        v |= ((b & 0x7f) as usize) << shift;
+        if b < 0x80 {
+            return Ok(v);
+        }
+    }
+    Err("a stream length over 3 bytes".into())
+}
+
+/// The state of one stream's decoding.
+struct Decoder<'a> {
+    x: u32,
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Decoder<'a> {
+    fn new(bytes: &'a [u8]) -> Result<Decoder<'a>, String> {
+        let head = bytes
+            .get(..STATE_BYTES)
+            .ok_or("a stream shorter than its state")?;
+        let x = head.iter().fold(0u32, |x, &b| (x << 8) | b as u32);
+        // Every state the encoder leaves lies in LOW .. LOW << 8; others would overflow.
+        if !(LOW..LOW << 8).contains(&x) {
+            return Err("a stream's state out of range".into());
+        }
+        Ok(Decoder {
+            x,
+            bytes,
+            at: STATE_BYTES,
+        })
+    }
+
+    #[inline]
+    fn symbol(&mut self, m: &WdlModel, c: usize) -> Result<u8, String> {
+        let slot = (self.x & (TOTAL - 1)) as u16;
+        let cum = &m.cum[c];
+        let s = if slot >= cum[2] {
+            2
+        } else if slot >= cum[1] {
+            1
+        } else {
+            0
+        };
+        let f = m.freq[c][s] as u32;
+        // A slot at or above a symbol's start, below its end (the frequencies sum to TOTAL):
+        // f > 0, and the new state is below LOW << 8 before renormalising.
+        self.x = f * (self.x >> PREC) + slot as u32 - cum[s] as u32;
+        while self.x < LOW {
+            let b = *self.bytes.get(self.at).ok_or("a stream cut short")?;
+            self.x = (self.x << 8) | b as u32;
+            self.at += 1;
+        }
+        Ok(s as u8)
+    }
+
+    /// Whether every byte was read and the state is the one coding started from.
+    fn finished(&self) -> bool {
+        self.at == self.bytes.len() && self.x == LOW
+    }
+}
+
+fn check_sub(sub: u64) -> Result<(), String> {
+    if sub.is_power_of_two() && SUB_RANGE.contains(&(sub as u32)) {
+        Ok(())
+    } else {
+        Err(format!(
+            "a sub-block of {sub} slots (a power of two from 64 to 16384)"
+        ))
+    }
+}
+
+/// Frequencies summing to 4096 for symbol counts `n`: each symbol seen at least 1; a context
+/// never seen gets all three alike.
+fn quantize(n: &[u64; 3]) -> [u16; 3] {
+    let total: u64 = n.iter().sum();
+    if total == 0 {
+        return [1366, 1365, 1365];
+    }
+    let mut f = [0u32; 3];
+    for (x, &k) in f.iter_mut().zip(n) {
+        if k > 0 {
+            *x = ((k as u128 * TOTAL as u128 / total as u128) as u32).max(1);
+        }
+    }
+    // The rounding's excess or shortfall goes to the most frequent symbol (which keeps at
+    // least 1: the others take at most 2 + their share).
+    let big = (0..3).max_by_key(|&s| f[s]).expect("three symbols");
+    let sum: u32 = f.iter().sum();
+    f[big] = f[big] + TOTAL - sum;
+    [f[0] as u16, f[1] as u16, f[2] as u16]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pseudo-random symbols with runs, as tables have them.
+    fn symbols(n: usize, seed: u64) -> Vec<u8> {
+        let mut x = seed | 1;
+        let mut s = 0u8;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                if x.is_multiple_of(7) {
+                    s = (x >> 8) as u8 % 3;
+                }
+                s
+            })
+            .collect()
+    }
+
+    #[test]
+    fn blocks_decode_to_their_symbols_whole_and_by_range() {
+        for (n, block, sub, quiet) in [
+            (10_000, 4096, 1024, false),
+            (5000, 1024, 64, false),
+            (300, 16384, 16384, false),
+            (20_000, 4096, 1024, true),
+            (5000, 1024, 64, true),
+        ] {
+            let mut syms = symbols(n, n as u64);
+            if quiet {
+                // Constant sub-blocks, in the middle of blocks and at their ends.
+                for (i, x) in syms.iter_mut().enumerate() {
+                    if (i / sub) % 3 != 1 {
+                        *x = (i / block % 3) as u8;
+                    }
+                }
+            }
+            let m = WdlModel::fit(&syms, block, sub).unwrap();
+            let m = WdlModel::from_bytes(&m.to_bytes()).unwrap();
+            let mut out = Vec::new();
+            for part in syms.chunks(block) {
+                let data = m.encode(part).unwrap();
+                m.decode(&data, part.len(), &mut out).unwrap();
+                assert_eq!(out, part);
+                for from in (0..part.len()).step_by(37) {
+                    let to = (from + 29).min(part.len()).min((from / sub + 1) * sub);
+                    let mut got = Vec::new();
+                    m.decode_range(&data, part.len(), from, to, |s| got.push(s))
+                        .unwrap();
+                    assert_eq!(got, &part[from..to], "{from}..{to}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn constant_blocks_take_one_byte_and_skewed_ones_little() {
+        let mut syms = vec![0u8; 4096];
+        let m = WdlModel::fit(&syms, 4096, 1024).unwrap();
+        assert_eq!(m.encode(&syms).unwrap(), vec![0]);
+        syms[100] = 2;
+        let data = m.encode(&syms);
+        assert!(data.is_err(), "a symbol the model never saw is refused");
+        let m = WdlModel::fit(&syms, 4096, 1024).unwrap();
+        let data = m.encode(&syms).unwrap();
+        assert!(data.len() < 40, "{} bytes", data.len());
+        let mut out = Vec::new();
+        m.decode(&data, 4096, &mut out).unwrap();
+        assert_eq!(out, syms);
+    }
+
+    #[test]
+    fn damaged_blocks_and_models_are_errors() {
+        let syms = symbols(4096, 5);
+        let m = WdlModel::fit(&syms, 4096, 1024).unwrap();
+        let data = m.encode(&syms).unwrap();
+        let mut out = Vec::new();
+        let mut caught = 0;
+        for i in 0..data.len() {
+            for bit in [0, 3, 7] {
+                let mut bad = data.clone();
+                bad[i] ^= 1 << bit;
+                match m.decode(&bad, 4096, &mut out) {
+                    Err(_) => caught += 1,
+                    // The state check catches nearly all; what passes must still be symbols.
+                    Ok(()) => assert!(out.iter().all(|&s| s <= 2)),
+                }
+            }
+        }
+        assert!(
+            caught * 10 > data.len() * 3 * 9,
+            "{caught} of {}",
+            data.len() * 3
+        );
+        for cut in 0..data.len() {
+            assert!(
+                m.decode(&data[..cut], 4096, &mut out).is_err(),
+                "cut at {cut}"
+            );
+        }
+        let mut bytes = m.to_bytes();
+        bytes[10] ^= 1;
+        assert!(WdlModel::from_bytes(&bytes).is_err());
+        assert!(WdlModel::from_bytes(&bytes[1..]).is_err());
+        let mut bytes = m.to_bytes();
+        bytes[..4].copy_from_slice(&100u32.to_le_bytes());
+        assert!(WdlModel::from_bytes(&bytes).is_err());
+    }
+
+    #[test]
+    fn a_model_codes_near_its_entropy() {
+        let syms = symbols(1 << 16, 9);
+        let m = WdlModel::fit(&syms, 4096, 1024).unwrap();
+        let coded: usize = syms.chunks(4096).map(|p| m.encode(p).unwrap().len()).sum();
+        // The data's order-4 entropy, sub-blocks starting cold as the coder does.
+        let mut counts = vec![[0f64; 3]; CONTEXTS];
+        for part in syms.chunks(1024) {
+            let mut c = START;
+            for &s in part {
+                counts[c][s as usize] += 1.0;
+                c = next(c, s);
+            }
+        }
+        let bits: f64 = counts
+            .iter()
+            .flat_map(|n| {
+                let t: f64 = n.iter().sum();
+                n.iter()
+                    .map(move |&k| if k > 0.0 { -k * (k / t).log2() } else { 0.0 })
+            })
+            .sum();
+        let ideal = bits / 8.0;
+        // State flushes and lengths: 4 + 2 bytes a sub-block, 1 a block.
+        let overhead = (syms.len() / 1024 * 6 + syms.len() / 4096) as f64;
+        assert!(
+            (coded as f64) < ideal * 1.01 + overhead,
+            "{coded} bytes against {ideal:.0} + {overhead}"
+        );
+    }
+}
