@@ -262,13 +262,25 @@ pub struct CompressArgs {
     /// 0.9% less, 3 takes 3.7 s for 5.8% more.
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(i32).range(1..=22))]
     pub level: i32,
-    /// Slots of a win/draw/loss block, a power of two from 1024 to 65536. Smaller blocks
-    /// probe faster and take more room (16384: win/draw/loss about 17% smaller, a probe about
-    /// twice as slow).
-    #[arg(long, default_value_t = 4096, value_parser = block_slots)]
-    pub block_slots: u32,
-    /// Slots of a distance block, a power of two from 1024 up to --block-slots (default: the
-    /// same). Distances are most of the bytes: a quarter of 4096 makes them about 25% larger.
+    /// How win/draw/loss blocks are coded: `rans`, a model of each symbol given the 4 before
+    /// it, fitted per table, whose probes decode one sub-block up to the slot (7-60% smaller
+    /// than zstd on the nine-mens-morris tables, a probe's decoding 2-3 times faster); or
+    /// `zstd`, as tables written before December 2026 (also what a folder whose rules this
+    /// build does not know gets, and --index-order).
+    #[arg(long, value_enum, default_value_t = WdlCoder::Rans)]
+    pub wdl_coder: WdlCoder,
+    /// Slots of a rANS sub-block, a power of two from 64 up to the distance block: a probe
+    /// decodes half of one on average (1024: 4-12% smaller, probes about twice as slow).
+    #[arg(long, default_value_t = 512, value_parser = sub_block_slots)]
+    pub sub_block_slots: u32,
+    /// Slots of a win/draw/loss block, a power of two from 1024 to 65536 (default: 16384
+    /// under rANS, whose probes decode a sub-block, not a block; 4096 under zstd, where
+    /// smaller blocks probe faster and take more room: 16384 makes zstd's win/draw/loss about
+    /// 17% smaller, a probe about twice as slow).
+    #[arg(long, value_parser = block_slots)]
+    pub block_slots: Option<u32>,
+    /// Slots of a distance block, a power of two from 1024 up to --block-slots (default:
+    /// 4096). Distances are most of the bytes: a quarter of 4096 makes them about 25% larger.
     #[arg(long, value_parser = block_slots)]
     pub distance_block_slots: Option<u32>,
     /// Store each table's slots in the index's order, as tables written before December 2026
@@ -566,6 +578,23 @@ pub struct VerifyArgs {
     /// does.
     #[arg(long)]
     pub upgrade: bool,
+}
+
+/// The win/draw/loss block coders of `retro compress`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum WdlCoder {
+    /// A context model and rANS, sub-blocks decoded alone.
+    Rans,
+    /// zstd blocks.
+    Zstd,
+}
+
+/// Parses `--sub-block-slots`: a power of two from 64 to 16384.
+fn sub_block_slots(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(n) if n.is_power_of_two() && (64..=16384).contains(&n) => Ok(n),
+        _ => Err(format!("{text} is not a power of two from 64 to 16384")),
+    }
 }
 
 /// Parses `--block-slots`: a power of two from 1024 to 65536.

@@ -3,7 +3,7 @@
 //! derivable sector (its side to move has less material) becomes a derived table instead, unless
 //! `--no-derive`: a header whose values a one-ply search over the other tables gives.
 
-use crate::args::CompressArgs;
+use crate::args::{CompressArgs, WdlCoder};
 use crate::derive::FolderDb;
 use crate::error::CliError;
 use crate::solve::lock_folder;
@@ -34,10 +34,15 @@ fn one(
         Some((db, k)) if !a.no_derive && !a.wdl_only => db.searched_wins(k)?,
         _ => None,
     };
+    let (wdl_block, dtm_block) = block_sizes(a);
     let params = Params {
         level: a.level,
-        wdl_block: a.block_slots,
-        dtm_block: a.distance_block_slots.unwrap_or(a.block_slots),
+        wdl_block,
+        dtm_block,
+        wdl_sub: match a.wdl_coder {
+            WdlCoder::Rans => a.sub_block_slots,
+            WdlCoder::Zstd => 0,
+        },
         // The reflected slot order where the folder's rules are known (they give the index).
         order: db
             .filter(|_| !a.index_order)
@@ -53,6 +58,15 @@ fn one(
     Ok((r, t0.elapsed().as_secs_f64()))
 }
 
+/// The win/draw/loss and distance block sizes `a` asks for, defaults filled in.
+fn block_sizes(a: &CompressArgs) -> (u32, u32) {
+    let wdl = a.block_slots.unwrap_or(match a.wdl_coder {
+        WdlCoder::Rans => 1 << 14,
+        WdlCoder::Zstd => 1 << 12,
+    });
+    (wdl, a.distance_block_slots.unwrap_or(wdl.min(1 << 12)))
+}
+
 /// The sector a raw table's file name gives (`sector_W_B_WF_BF.rtb`); deriving it checks the
 /// header says the same. Read from the name, not the file: opening an older (version 1) raw
 /// table reads it whole, and deriving or compressing it opens it again.
@@ -63,11 +77,16 @@ fn sector_of(p: &Path) -> Option<retro_tables::SectorKey> {
 
 /// `retro compress`.
 pub fn run(a: &CompressArgs) -> Result<(), CliError> {
-    if a.distance_block_slots.is_some_and(|d| d > a.block_slots) {
+    let (wdl_block, dtm_block) = block_sizes(a);
+    if dtm_block > wdl_block {
         return Err(CliError::input(format!(
-            "--distance-block-slots {} is more than --block-slots {}",
-            a.distance_block_slots.unwrap_or(0),
-            a.block_slots
+            "--distance-block-slots {dtm_block} is more than --block-slots {wdl_block}"
+        )));
+    }
+    if a.wdl_coder == WdlCoder::Rans && a.sub_block_slots > dtm_block {
+        return Err(CliError::input(format!(
+            "--sub-block-slots {} is more than the distance block ({dtm_block} slots)",
+            a.sub_block_slots
         )));
     }
     let files = table_files(&a.dir)

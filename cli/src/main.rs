@@ -18,7 +18,7 @@ mod perft;
 mod play;
 mod probe_times;
 mod referee;
-mod reorder;
+mod rewrite;
 mod sample;
 mod serve;
 mod solve;

@@ -1,7 +1,7 @@
 //! `retro verify`: every table under a folder checked.
 
 use crate::error::CliError;
-use crate::reorder::{finish_left_over, reorder};
+use crate::rewrite::{finish_left_over, rewrite};
 use retro_tables::format::FORMAT_VERSION;
 use retro_tables::lock::FolderLock;
 use retro_tables::verify::{check_file, table_files, VerifyError, VerifyKind};
@@ -64,18 +64,23 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
             }),
             None => check_file(f, false),
         };
-        // A compressed table in the index's slot order, in the reflected one (the rules known).
+        // A compressed table of before December 2026 in the reflected order and the rANS coder
+        // (the rules known).
         let checked = checked.and_then(|(what, rewritten)| {
             if !matches!(locks.get(folder), Some(Ok(_)))
                 || f.extension().is_none_or(|e| e != "rtbw")
             {
                 return Ok((what, rewritten, false));
             }
-            match reorder(f, &mut dbs) {
+            match rewrite(f, &mut dbs) {
                 Ok(reordered) => Ok((what, rewritten, reordered)),
                 Err(e) => Err(VerifyError {
                     kind: VerifyKind::Io,
-                    message: format!("{}: passes, not reordered: {}", f.display(), e.message),
+                    message: format!(
+                        "{}: passes, not rewritten in the current layout: {}",
+                        f.display(),
+                        e.message
+                    ),
                 }),
             }
         });
@@ -84,7 +89,7 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
                 upgraded += usize::from(rewritten || reordered);
                 if !as_json {
                     let tag = if reordered {
-                        "  (rewritten in the reflected slot order)".to_string()
+                        "  (rewritten: reflected slot order, rANS win/draw/loss)".to_string()
                     } else if rewritten {
                         format!("  (rewritten: format version {FORMAT_VERSION}, grouped distances, win/draw/loss dictionaries)")
                     } else {
@@ -118,7 +123,7 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
         println!(
             "{} tables checked, {failed} failed, {upgraded} rewritten (format version \
              {FORMAT_VERSION}, grouped distances, win/draw/loss dictionaries, reflected slot \
-             order)",
+             order, rANS win/draw/loss)",
             files.len()
         );
     } else {

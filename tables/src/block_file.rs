@@ -6,12 +6,16 @@
 
 use crate::format::{TableError, HEADER_SIZE};
 use crate::mapped::Mapped;
+use crate::wdl_rans::WdlModel;
 use std::cell::RefCell;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Coder id of zstd blocks.
 pub const CODER_ZSTD: u32 = 1;
+/// Coder id of win/draw/loss blocks coded by [`crate::wdl_rans`]: the dictionary bytes are
+/// its model.
+pub const CODER_RANS: u32 = 2;
 
 /// The layout fields of a block file's header (bytes 72 to 112).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +67,7 @@ impl Layout {
     /// Checks the fields against the slots the table has and the largest block a block may
     /// decode to (`max_block_bytes`).
     pub fn check(&self, slots: u64) -> Result<(), String> {
-        if self.coder != CODER_ZSTD {
+        if self.coder != CODER_ZSTD && self.coder != CODER_RANS {
             return Err(format!("unknown block coder {}", self.coder));
         }
         // At least 64 slots: a block's symbols are counted a byte (4 slots) at a time.
@@ -88,6 +92,10 @@ pub struct BlockFile {
     file: Mapped,
     layout: Layout,
     dict: Option<zstd_safe::DDict<'static>>,
+    /// The model of a file of [`CODER_RANS`].
+    model: Option<WdlModel>,
+    /// Slots of the table (the last block may cover fewer than the others).
+    slots: u64,
     /// Largest size a block may decode to.
     max_block: usize,
     /// This process's number for the file (keys the decoded-block cache; never reused).
@@ -127,19 +135,37 @@ thread_local! {
 }
 
 impl BlockFile {
-    /// Wraps a mapped block file whose header was read into `layout` (checked); `max_block` is
-    /// the most bytes a block may decode to.
-    pub fn new(file: Mapped, layout: Layout, max_block: usize) -> Result<BlockFile, TableError> {
-        let dict = if layout.dict_len > 0 {
+    /// Wraps a mapped block file of a table of `slots` slots whose header was read into
+    /// `layout` (checked); `max_block` is the most bytes a block may decode to.
+    pub fn new(
+        file: Mapped,
+        layout: Layout,
+        slots: u64,
+        max_block: usize,
+    ) -> Result<BlockFile, TableError> {
+        let (mut dict, mut model) = (None, None);
+        if layout.coder == CODER_RANS {
             let bytes = file.bytes(0..layout.dict_len as usize, &|_, _| Ok(()))?;
-            Some(zstd_safe::DDict::create(bytes))
-        } else {
-            None
-        };
+            let m = WdlModel::from_bytes(bytes).map_err(|m| {
+                TableError::Corrupt(file.path().to_path_buf(), format!("its model: {m}"))
+            })?;
+            if m.sub_slots() as u64 > layout.block_slots as u64 {
+                return Err(TableError::Corrupt(
+                    file.path().to_path_buf(),
+                    "sub-blocks larger than blocks".into(),
+                ));
+            }
+            model = Some(m);
+        } else if layout.dict_len > 0 {
+            let bytes = file.bytes(0..layout.dict_len as usize, &|_, _| Ok(()))?;
+            dict = Some(zstd_safe::DDict::create(bytes));
+        }
         Ok(BlockFile {
             file,
             layout,
             dict,
+            model,
+            slots,
             max_block,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         })
@@ -159,8 +185,19 @@ impl BlockFile {
         TableError::Corrupt(self.file.path().to_path_buf(), m)
     }
 
+    /// The model of a file of [`CODER_RANS`].
+    pub fn model(&self) -> Option<&WdlModel> {
+        self.model.as_ref()
+    }
+
+    /// Slots block `b` covers.
+    pub fn slots_of(&self, b: u64) -> usize {
+        let s = self.layout.block_slots as u64;
+        self.slots.saturating_sub(b * s).min(s) as usize
+    }
+
     /// The compressed bytes of block `b` (checked against their block checksums).
-    fn block_bytes(&self, b: u64) -> Result<&[u8], TableError> {
+    pub fn block_bytes(&self, b: u64) -> Result<&[u8], TableError> {
         let l = &self.layout;
         if b >= l.blocks {
             return Err(self.corrupt(format!("block {b} of {}", l.blocks)));
@@ -222,9 +259,17 @@ impl BlockFile {
         })
     }
 
-    /// Decodes block `b` into `out`.
+    /// Decodes block `b` into `out` (a [`CODER_RANS`] block's symbols packed 2 bits a slot,
+    /// as a zstd block of win/draw/loss holds them).
     fn decode(&self, b: u64, out: &mut Vec<u8>) -> Result<(), TableError> {
         let src = self.block_bytes(b)?;
+        if let Some(m) = &self.model {
+            let mut syms = Vec::with_capacity(self.layout.block_slots as usize);
+            m.decode(src, self.slots_of(b), &mut syms)
+                .map_err(|e| self.corrupt(format!("block {b}: {e}")))?;
+            *out = crate::packed::pack(&syms);
+            return Ok(());
+        }
         let n = DCTX.with(|c| {
             let mut ctx = c.borrow_mut();
             let ctx = ctx.get_or_insert_with(zstd_safe::DCtx::create);
@@ -278,6 +323,25 @@ pub fn build_body(blocks: &[Vec<u8>], dict: &[u8], level: i32) -> Result<(Vec<u8
     let data_len = data.len() as u64;
     index.extend_from_slice(&data);
     Ok((index, data_len))
+}
+
+/// A [`CODER_RANS`] file's body from its model and each block's symbols: the model (as the
+/// dictionary), the index, the coded blocks; and the data's length.
+pub fn rans_body(model: &WdlModel, blocks: &[&[u8]]) -> Result<(Vec<u8>, u64), String> {
+    let coded = crate::par::map_items(blocks, |b| model.encode(b))
+        .into_iter()
+        .collect::<Result<Vec<_>, String>>()?;
+    let mut body = model.to_bytes();
+    let mut end = 0u64;
+    body.extend_from_slice(&0u64.to_le_bytes());
+    for c in &coded {
+        end += c.len() as u64;
+        body.extend_from_slice(&end.to_le_bytes());
+    }
+    for c in &coded {
+        body.extend_from_slice(c);
+    }
+    Ok((body, end))
 }
 
 /// About 100 times `size` bytes of blocks spread evenly over `blocks` (those of at least 8

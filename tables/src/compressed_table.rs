@@ -9,13 +9,14 @@
 //! keep them in slot order.
 
 use crate::block_file::{
-    build_body, finalize_dictionary, open_mapped, train_dictionary, BlockFile, Layout, CODER_ZSTD,
+    build_body, finalize_dictionary, open_mapped, rans_body, train_dictionary, BlockFile, Layout,
+    CODER_RANS, CODER_ZSTD,
 };
 use crate::format::{
     ordered_encoding, unordered_encoding, write_atomic, TableError, ENCODING_DTM,
-    ENCODING_DTM_GROUPED, ENCODING_DTM_GROUPED_ORDERED, ENCODING_DTM_SEARCHED,
-    ENCODING_DTM_SEARCHED_GROUPED, ENCODING_DTM_SEARCHED_GROUPED_ORDERED, ENCODING_WDL,
-    ENCODING_WDL_ORDERED, HEADER_SIZE,
+    ENCODING_DTM_BY_SUB, ENCODING_DTM_GROUPED, ENCODING_DTM_GROUPED_ORDERED, ENCODING_DTM_SEARCHED,
+    ENCODING_DTM_SEARCHED_BY_SUB, ENCODING_DTM_SEARCHED_GROUPED,
+    ENCODING_DTM_SEARCHED_GROUPED_ORDERED, ENCODING_WDL, ENCODING_WDL_ORDERED, HEADER_SIZE,
 };
 use crate::packed::{
     decided_between, distance_at, distances, losses_between, pack, put_distance, symbols,
@@ -24,6 +25,7 @@ use crate::packed::{
 use crate::sector_table::{check_header, Header, Table};
 use crate::slot_order::{SlotMap, SlotOrder};
 use crate::value::{Stored, Value, MAX_DISTANCE};
+use crate::wdl_rans::{WdlModel, MODEL_BYTES};
 use std::path::Path;
 
 /// How to compress a table.
@@ -47,21 +49,34 @@ pub struct Params {
     pub grouped: bool,
     /// Store the slots in this order instead of the index's ([`SlotOrder`]; header byte 120).
     pub order: Option<SlotOrder>,
+    /// Slots of a sub-block of the win/draw/loss file's rANS coder ([`crate::wdl_rans`];
+    /// a power of two from 64 dividing both block sizes), whose distance file groups its
+    /// entries by those sub-blocks (encodings 13 and 14); 0 for zstd blocks and the grouping
+    /// of encodings 8 and 9. Without a slot order of its own (`order`), zstd blocks of
+    /// `dtm_block` slots are written instead.
+    pub wdl_sub: u32,
 }
 
 impl Default for Params {
     fn default() -> Params {
         Params {
-            wdl_block: 1 << 12,
+            wdl_block: 1 << 14,
             dtm_block: 1 << 12,
             level: 12,
             dict_bytes: 0,
             wdl_dict_bytes: WDL_DICT_BYTES,
             grouped: true,
             order: None,
+            wdl_sub: WDL_SUB_SLOTS,
         }
     }
 }
+
+/// Slots of a sub-block of the win/draw/loss coder (a probe decodes half of one on average).
+/// Measured on nine-mens-morris tables against zstd on 4096-slot blocks: 7-60% smaller,
+/// a probe's decoding 2-3 times faster; 1024 is 4-12% smaller still and decodes as slowly as
+/// zstd (`databases/README.md`).
+pub const WDL_SUB_SLOTS: u32 = 512;
 
 /// The dictionary tried for win/draw/loss files ([`finalize_dictionary`]). Measured on
 /// nine-mens-morris tables (zstd 12, 4096-slot blocks): it makes mixed tables 2.5-7% smaller
@@ -130,11 +145,30 @@ fn compress_codes(
     searched: Option<&SearchedWins>,
 ) -> Result<(), TableError> {
     let bad = |m: &str| TableError::Mismatch(wdl.to_path_buf(), m.to_string());
+    // The rANS coder's files name their slot order; without one, zstd blocks.
+    let p = if p.wdl_sub > 0 && p.order.is_none() {
+        Params {
+            wdl_sub: 0,
+            wdl_block: p.dtm_block,
+            ..p
+        }
+    } else {
+        p
+    };
     if !p.wdl_block.is_power_of_two() || !p.dtm_block.is_power_of_two() || p.dtm_block > p.wdl_block
     {
         return Err(bad(
             "block sizes must be powers of two, the distance block the smaller",
         ));
+    }
+    let rans = p.wdl_sub > 0;
+    if rans && (!p.wdl_sub.is_power_of_two() || p.wdl_sub < 64 || p.dtm_block < p.wdl_sub) {
+        return Err(bad(
+            "a sub-block must be a power of two from 64 up to the distance block",
+        ));
+    }
+    if rans && !p.grouped {
+        return Err(bad("the rANS coder groups distance entries by sub-block"));
     }
     let n = h.slots as usize;
     if codes.len() != n {
@@ -175,18 +209,33 @@ fn compress_codes(
         wins: syms.iter().filter(|&&s| s == SYM_WIN).count() as u64,
         losses: syms.iter().filter(|&&s| s == SYM_LOSS).count() as u64,
     };
-    let wdl_blocks: Vec<Vec<u8>> = syms.chunks(p.wdl_block as usize).map(pack).collect();
-    let dict = dictionary(&wdl_blocks, ENCODING_WDL, &p);
-    write_block_file(
-        wdl,
-        h,
-        ENCODING_WDL,
-        decoded,
-        p.wdl_block,
-        &wdl_blocks,
-        &dict,
-        &p,
-    )?;
+    if rans {
+        let model =
+            WdlModel::fit(&syms, p.wdl_block as usize, p.wdl_sub as usize).map_err(|m| bad(&m))?;
+        let parts: Vec<&[u8]> = syms.chunks(p.wdl_block as usize).collect();
+        let (body, data_len) = rans_body(&model, &parts).map_err(|m| bad(&m))?;
+        let layout = Layout {
+            block_slots: p.wdl_block,
+            coder: CODER_RANS,
+            blocks: parts.len() as u64,
+            dict_len: MODEL_BYTES as u64,
+            data_len,
+        };
+        write_body(wdl, h, ENCODING_WDL_ORDERED, decoded, layout, &body, &p)?;
+    } else {
+        let wdl_blocks: Vec<Vec<u8>> = syms.chunks(p.wdl_block as usize).map(pack).collect();
+        let dict = dictionary(&wdl_blocks, ENCODING_WDL, &p);
+        write_block_file(
+            wdl,
+            h,
+            ENCODING_WDL,
+            decoded,
+            p.wdl_block,
+            &wdl_blocks,
+            &dict,
+            &p,
+        )?;
+    }
     if let Some(dtm) = dtm {
         // The longest win stays stored (so `verify` finds it), and a table whose longest win
         // is 1 ply has nothing to search.
@@ -194,43 +243,62 @@ fn compress_codes(
         let longest = (h.longest_win & MAX_DISTANCE) >> 1;
         // A wasted slot decodes as the symbol before it: give it the distance before it too.
         let mut last = 0u16;
+        // Entries grouped by this many slots (by sub-block under the rANS coder, whose
+        // blocks start with the entries before each sub-block but the first).
+        let group = if rans {
+            p.wdl_sub as usize
+        } else {
+            p.dtm_block as usize
+        };
         let blocks: Vec<Vec<u8>> = (0..n)
             .step_by(p.dtm_block as usize)
             .map(|start| {
                 let end = (start + p.dtm_block as usize).min(n);
-                // The wins' entries, then the losses' (each in slot order).
-                let (mut out, mut losses) = (Vec::new(), Vec::new());
-                for s in start..end {
-                    if syms[s] == SYM_DRAW {
-                        continue;
+                let (mut head, mut all, mut count) = (Vec::new(), Vec::new(), 0u16);
+                for g0 in (start..end).step_by(group) {
+                    let g1 = (g0 + group).min(end);
+                    if rans && g0 > start {
+                        head.extend_from_slice(&count.to_le_bytes());
                     }
-                    if codes[s] >> 14 != 3 {
-                        last = (codes[s] & MAX_DISTANCE) >> 1;
-                        // Under encodings 7 and 9 a win's entry is 0 when searched, else h + 1.
-                        if let (Some(w), SYM_WIN) = (searched, syms[s]) {
-                            last = if last != longest && bit(&w.bits, s) {
-                                0
-                            } else {
-                                last + 1
-                            };
+                    // The wins' entries, then the losses' (each in slot order).
+                    let (mut out, mut losses) = (Vec::new(), Vec::new());
+                    for s in g0..g1 {
+                        if syms[s] == SYM_DRAW {
+                            continue;
                         }
+                        if codes[s] >> 14 != 3 {
+                            last = (codes[s] & MAX_DISTANCE) >> 1;
+                            // Under encodings 7 and 9 a win's entry is 0 when searched, else h + 1.
+                            if let (Some(w), SYM_WIN) = (searched, syms[s]) {
+                                last = if last != longest && bit(&w.bits, s) {
+                                    0
+                                } else {
+                                    last + 1
+                                };
+                            }
+                        }
+                        let to = if syms[s] == SYM_WIN || !p.grouped {
+                            &mut out
+                        } else {
+                            &mut losses
+                        };
+                        put_distance(to, last);
+                        count = count.wrapping_add(1);
                     }
-                    let to = if syms[s] == SYM_WIN || !p.grouped {
-                        &mut out
-                    } else {
-                        &mut losses
-                    };
-                    put_distance(to, last);
+                    out.extend_from_slice(&losses);
+                    all.extend_from_slice(&out);
                 }
-                out.extend_from_slice(&losses);
-                out
+                head.extend_from_slice(&all);
+                head
             })
             .collect();
-        let encoding = match (searched.is_some(), p.grouped) {
-            (true, true) => ENCODING_DTM_SEARCHED_GROUPED,
-            (false, true) => ENCODING_DTM_GROUPED,
-            (true, false) => ENCODING_DTM_SEARCHED,
-            (false, false) => ENCODING_DTM,
+        let encoding = match (searched.is_some(), p.grouped, rans) {
+            (true, _, true) => ENCODING_DTM_SEARCHED_BY_SUB,
+            (false, _, true) => ENCODING_DTM_BY_SUB,
+            (true, true, _) => ENCODING_DTM_SEARCHED_GROUPED,
+            (false, true, _) => ENCODING_DTM_GROUPED,
+            (true, false, _) => ENCODING_DTM_SEARCHED,
+            (false, false, _) => ENCODING_DTM,
         };
         let dict = dictionary(&blocks, encoding, &p);
         write_block_file(dtm, h, encoding, decoded, p.dtm_block, &blocks, &dict, &p)?;
@@ -270,6 +338,7 @@ fn write_block_file(
     // Slots in an order of their own: an encoding of its own, which older readers refuse
     // (known before any block is compressed).
     let encoding = match p.order {
+        Some(_) if unordered_encoding(encoding).1 => encoding,
         Some(_) => ordered_encoding(encoding).ok_or_else(|| {
             TableError::Mismatch(
                 path.to_path_buf(),
@@ -293,13 +362,27 @@ fn write_block_file(
         dict_len: dict.len() as u64,
         data_len,
     };
+    write_body(path, h, encoding, decoded, layout, &body, p)
+}
+
+/// Writes a block file: the header (`encoding`, `layout`, the decoded counts, `p`'s slot
+/// order) and `body` (dictionary or model, index, data).
+fn write_body(
+    path: &Path,
+    h: &Header,
+    encoding: u32,
+    decoded: Decoded,
+    layout: Layout,
+    body: &[u8],
+    p: &Params,
+) -> Result<(), TableError> {
     let mut head = h.encode_as(encoding);
     layout.encode(&mut head);
     put_decoded(&mut head, decoded);
     if let Some(o) = p.order {
         o.encode(&mut head);
     }
-    write_atomic(path, &head, body.len() as u64, |w| w.put(&body))
+    write_atomic(path, &head, body.len() as u64, |w| w.put(body))
 }
 
 /// Whether `blocks` compress smaller with `dict` (its own bytes counted) than without, judged
@@ -466,6 +549,9 @@ pub struct CompressedTable {
     grouped: bool,
     /// The order the slots are stored in (`None`: the index's).
     order: Option<SlotOrder>,
+    /// The distance file is of encoding 13 or 14 (beside a win/draw/loss file of the rANS
+    /// coder): a block's entries grouped by sub-block after a head of entry counts.
+    by_sub: bool,
 }
 
 /// One block file of a compressed table, opened: its header, decoded counts, layout, mapped
@@ -552,8 +638,20 @@ impl CompressedTable {
             order,
             ..
         } = unsafe { open_part(wdl, &[ENCODING_WDL, ENCODING_WDL_ORDERED]) }?;
-        let wdl_file = BlockFile::new(m, layout, (layout.block_slots as usize).div_ceil(4))?;
-        let (mut searches_wins, mut grouped) = (false, false);
+        let wdl_file = BlockFile::new(
+            m,
+            layout,
+            header.slots,
+            (layout.block_slots as usize).div_ceil(4),
+        )?;
+        let sub = wdl_file.model().map(|m| m.sub_slots() as u32);
+        if sub.is_some() && order.is_none() {
+            return Err(TableError::Corrupt(
+                wdl.to_path_buf(),
+                "a win/draw/loss file of the rANS coder without a slot order of its own".into(),
+            ));
+        }
+        let (mut searches_wins, mut grouped, mut by_sub) = (false, false, false);
         let dtm = match dtm {
             None => None,
             Some(p) => {
@@ -565,6 +663,8 @@ impl CompressedTable {
                     ENCODING_DTM_SEARCHED,
                     ENCODING_DTM_GROUPED_ORDERED,
                     ENCODING_DTM_SEARCHED_GROUPED_ORDERED,
+                    ENCODING_DTM_BY_SUB,
+                    ENCODING_DTM_SEARCHED_BY_SUB,
                 ];
                 let Part {
                     header: h,
@@ -575,8 +675,25 @@ impl CompressedTable {
                     order: dtm_order,
                 } = unsafe { open_part(p, &encodings) }?;
                 let e = unordered_encoding(e).0;
-                searches_wins = [ENCODING_DTM_SEARCHED, ENCODING_DTM_SEARCHED_GROUPED].contains(&e);
-                grouped = [ENCODING_DTM_GROUPED, ENCODING_DTM_SEARCHED_GROUPED].contains(&e);
+                searches_wins = [
+                    ENCODING_DTM_SEARCHED,
+                    ENCODING_DTM_SEARCHED_GROUPED,
+                    ENCODING_DTM_SEARCHED_BY_SUB,
+                ]
+                .contains(&e);
+                by_sub = [ENCODING_DTM_BY_SUB, ENCODING_DTM_SEARCHED_BY_SUB].contains(&e);
+                grouped =
+                    by_sub || [ENCODING_DTM_GROUPED, ENCODING_DTM_SEARCHED_GROUPED].contains(&e);
+                // Entries by sub-block go with the rANS coder's sub-blocks, and only with them.
+                if by_sub != sub.is_some() || sub.is_some_and(|m| l.block_slots % m != 0) {
+                    return Err(TableError::Corrupt(
+                        p.to_path_buf(),
+                        format!(
+                            "distance encoding {e} beside a win/draw/loss file of block coder {}",
+                            layout.coder
+                        ),
+                    ));
+                }
                 if h != header || d != decoded || dtm_order != order {
                     return Err(TableError::Mismatch(
                         p.to_path_buf(),
@@ -589,7 +706,13 @@ impl CompressedTable {
                         "distance blocks larger than the win/draw/loss blocks".into(),
                     ));
                 }
-                Some(BlockFile::new(m, l, 3 * l.block_slots as usize)?)
+                // Entries of up to 3 bytes, and a head of 2 bytes a sub-block (64 slots or more).
+                Some(BlockFile::new(
+                    m,
+                    l,
+                    header.slots,
+                    4 * l.block_slots as usize,
+                )?)
             }
         };
         Ok(CompressedTable {
@@ -600,6 +723,7 @@ impl CompressedTable {
             searches_wins,
             grouped,
             order,
+            by_sub,
         })
     }
 
@@ -617,6 +741,14 @@ impl CompressedTable {
         let slot = self.stored_at(slot);
         let s = self.wdl.layout().block_slots as u64;
         let (b, i) = (slot / s, (slot % s) as usize);
+        if let Some(m) = self.wdl.model() {
+            // Only the slot's sub-block, up to the slot.
+            let data = self.wdl.block_bytes(b)?;
+            let mut sym = 3;
+            m.decode_range(data, self.wdl.slots_of(b), i, i + 1, |x| sym = x)
+                .map_err(|e| self.corrupt_wdl(format!("block {b}: {e}")))?;
+            return Ok(Some(sym));
+        }
         self.wdl.with_block(b, |packed| {
             self.check_len(b, packed)?;
             match unpack_at(packed, i) {
@@ -711,28 +843,33 @@ impl CompressedTable {
         let s = self.wdl.layout().block_slots as u64;
         let ds = dtm.layout().block_slots as u64;
         let (b, i) = (slot / s, (slot % s) as usize);
-        let (sym, rank) = self.wdl.with_block(b, |packed| {
-            self.check_len(b, packed)?;
-            let sym = unpack_at(packed, i);
-            let first = i - i % ds as usize;
-            let rank = match (self.grouped, sym) {
-                (false, _) => decided_between(packed, first, i),
-                // Grouped: the wins' entries, then the losses'.
-                (true, SYM_WIN) => wins_between(packed, first, i),
-                (true, _) => {
-                    // The range ends with the block's slots, not with its last byte's padding.
-                    let n = (self.header.slots - b * s).min(s) as usize;
-                    let end = (first + ds as usize).min(n);
-                    wins_between(packed, first, end) + losses_between(packed, first, i)
-                }
-            };
-            Ok((sym, rank))
-        })?;
+        let (sym, rank) = if self.by_sub {
+            self.rank_by_sub(slot, dtm)?
+        } else {
+            self.wdl.with_block(b, |packed| {
+                self.check_len(b, packed)?;
+                let sym = unpack_at(packed, i);
+                let first = i - i % ds as usize;
+                let rank = match (self.grouped, sym) {
+                    (false, _) => decided_between(packed, first, i),
+                    // Grouped: the wins' entries, then the losses'.
+                    (true, SYM_WIN) => wins_between(packed, first, i),
+                    (true, _) => {
+                        // The range ends with the block's slots, not with its last byte's padding.
+                        let n = (self.header.slots - b * s).min(s) as usize;
+                        let end = (first + ds as usize).min(n);
+                        wins_between(packed, first, end) + losses_between(packed, first, i)
+                    }
+                };
+                Ok((sym, rank))
+            })?
+        };
         let half = match sym {
             SYM_DRAW => return Ok(Some(Stored::Value(Value::Draw))),
             3 => return Err(self.corrupt_wdl(format!("block {b}: symbol 3"))),
             _ => dtm.with_block(slot / ds, |bytes| {
-                distance_at(bytes, rank).ok_or_else(|| {
+                let head = self.head_len(slot / ds);
+                distance_at(bytes.get(head..).unwrap_or_default(), rank).ok_or_else(|| {
                     TableError::Corrupt(
                         dtm.mapped().path().to_path_buf(),
                         format!("block {} has too few distances", slot / ds),
@@ -748,6 +885,81 @@ impl CompressedTable {
         Ok(Some(Stored::Value(
             self.decided(sym, half, || format!("slot {slot}"))?,
         )))
+    }
+
+    /// Under encodings 13 and 14: the symbol at stored position `slot` and its entry's index
+    /// in its distance block (meaningless for a draw), decoding one sub-block of symbols, up
+    /// to the slot (a loss: to the sub-block's end, to count its wins), and reading the
+    /// entries before the sub-block from the distance block's head.
+    fn rank_by_sub(&self, slot: u64, dtm: &BlockFile) -> Result<(u8, usize), TableError> {
+        let m = self
+            .wdl
+            .model()
+            .expect("encodings 13 and 14 go with the rANS coder");
+        let sub = m.sub_slots();
+        let s = self.wdl.layout().block_slots as u64;
+        let (b, i) = (slot / s, (slot % s) as usize);
+        let at = i % sub;
+        let (mut sym, mut wins, mut losses, mut wins_after) = (3u8, 0usize, 0usize, 0usize);
+        m.scan(
+            self.wdl.block_bytes(b)?,
+            self.wdl.slots_of(b),
+            i / sub,
+            |k, x| {
+                if k < at {
+                    wins += usize::from(x == SYM_WIN);
+                    losses += usize::from(x == SYM_LOSS);
+                    true
+                } else if k == at {
+                    sym = x;
+                    x == SYM_LOSS
+                } else {
+                    wins_after += usize::from(x == SYM_WIN);
+                    true
+                }
+            },
+        )
+        .map_err(|e| self.corrupt_wdl(format!("block {b}: {e}")))?;
+        if sym != SYM_WIN && sym != SYM_LOSS {
+            return Ok((sym, 0));
+        }
+        let ds = dtm.layout().block_slots as u64;
+        let (db, j) = (slot / ds, (slot % ds) as usize / sub);
+        let before = if j == 0 {
+            0
+        } else {
+            dtm.with_block(db, |bytes| {
+                bytes
+                    .get(2 * (j - 1)..2 * j)
+                    .map(|h| u16::from_le_bytes([h[0], h[1]]) as usize)
+                    .ok_or_else(|| {
+                        TableError::Corrupt(
+                            dtm.mapped().path().to_path_buf(),
+                            format!("block {db}: its head cut short"),
+                        )
+                    })
+            })?
+        };
+        let rank = if sym == SYM_WIN {
+            before + wins
+        } else {
+            // Every win of the sub-block comes first: those after the slot too.
+            before + wins + wins_after + losses
+        };
+        Ok((sym, rank))
+    }
+
+    /// Bytes of distance block `db`'s head of entry counts (encodings 13 and 14: 2 a
+    /// sub-block but the first; else none).
+    fn head_len(&self, db: u64) -> usize {
+        match (&self.dtm, self.wdl.model()) {
+            (Some(dtm), Some(m)) if self.by_sub => {
+                let ds = dtm.layout().block_slots as u64;
+                let n = (self.header.slots - db * ds).min(ds) as usize;
+                2 * (n.div_ceil(m.sub_slots()) - 1)
+            }
+            _ => 0,
+        }
     }
 
     /// The order the slots are stored in (`None`: the index's).
@@ -776,6 +988,11 @@ impl CompressedTable {
     /// Slots a win/draw/loss block covers.
     pub fn block_slots(&self) -> u64 {
         self.wdl.layout().block_slots as u64
+    }
+
+    /// The win/draw/loss file's block coder ([`CODER_ZSTD`] or [`CODER_RANS`]).
+    pub fn wdl_coder(&self) -> u32 {
+        self.wdl.layout().coder
     }
 
     /// Slots a distance block covers (`None` without distances).
@@ -812,42 +1029,95 @@ impl CompressedTable {
         let ds = dtm.layout().block_slots as usize;
         for (k, part) in syms.chunks(ds).enumerate() {
             let db = b * (s / ds as u64) + k as u64;
-            let list = dtm.with_block(db, |bytes| {
-                distances(bytes).ok_or_else(|| corrupt(format!("block {db}: a distance cut short")))
+            let head = self.head_len(db);
+            let (counts, list) = dtm.with_block(db, |bytes| {
+                let (h, rest) = bytes
+                    .split_at_checked(head)
+                    .ok_or_else(|| corrupt(format!("block {db}: its head cut short")))?;
+                let counts: Vec<usize> = h
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]]) as usize)
+                    .collect();
+                let list = distances(rest)
+                    .ok_or_else(|| corrupt(format!("block {db}: a distance cut short")))?;
+                Ok((counts, list))
             })?;
-            // Grouped: the wins' entries, then the losses'.
-            let wins = part.iter().filter(|&&x| x == SYM_WIN).count();
-            let split = if self.grouped {
-                wins.min(list.len())
-            } else {
-                list.len()
-            };
-            let (mut next, mut next_loss) = (list[..split].iter(), list[split..].iter());
-            for &x in part {
-                out.push(match x {
-                    SYM_DRAW => Value::Draw,
-                    _ => {
-                        let from = if x == SYM_LOSS && self.grouped {
-                            &mut next_loss
-                        } else {
-                            &mut next
-                        };
-                        let h = *from.next().ok_or_else(|| {
-                            corrupt(format!("block {db} holds too few distances"))
-                        })?;
-                        match (x, self.searches_wins) {
-                            (SYM_WIN, true) if h == 0 => Value::Win(0),
-                            (SYM_WIN, true) => self.decided(x, h - 1, || format!("block {db}"))?,
-                            _ => self.decided(x, h, || format!("block {db}"))?,
-                        }
+            if self.by_sub {
+                let sub = self.wdl.model().map_or(ds, |m| m.sub_slots());
+                let mut at = 0;
+                for (j, g) in part.chunks(sub).enumerate() {
+                    if j > 0 && counts[j - 1] != at {
+                        return Err(corrupt(format!(
+                            "block {db}: its head says {} entries before sub-block {j}, not {at}",
+                            counts[j - 1]
+                        )));
                     }
-                });
+                    let n = g.iter().filter(|&&x| x != SYM_DRAW).count();
+                    let entries = list
+                        .get(at..at + n)
+                        .ok_or_else(|| corrupt(format!("block {db} holds too few distances")))?;
+                    self.group_values(g, entries, &mut out, db)?;
+                    at += n;
+                }
+                if at != list.len() {
+                    return Err(corrupt(format!("block {db} holds too many distances")));
+                }
+                continue;
             }
-            if next.next().is_some() || next_loss.next().is_some() {
-                return Err(corrupt(format!("block {db} holds too many distances")));
-            }
+            self.group_values(part, &list, &mut out, db)?;
         }
         Ok(out)
+    }
+
+    /// The values of symbols `part` whose entries are `list` (a distance block's, or under
+    /// encodings 13 and 14 a sub-block's), appended to `out`.
+    fn group_values(
+        &self,
+        part: &[u8],
+        list: &[u16],
+        out: &mut Vec<Value>,
+        db: u64,
+    ) -> Result<(), TableError> {
+        let corrupt = |m: String| {
+            let path = self
+                .dtm
+                .as_ref()
+                .map_or(self.wdl.mapped(), |d| d.mapped())
+                .path();
+            TableError::Corrupt(path.to_path_buf(), m)
+        };
+        // Grouped: the wins' entries, then the losses'.
+        let wins = part.iter().filter(|&&x| x == SYM_WIN).count();
+        let split = if self.grouped {
+            wins.min(list.len())
+        } else {
+            list.len()
+        };
+        let (mut next, mut next_loss) = (list[..split].iter(), list[split..].iter());
+        for &x in part {
+            out.push(match x {
+                SYM_DRAW => Value::Draw,
+                _ => {
+                    let from = if x == SYM_LOSS && self.grouped {
+                        &mut next_loss
+                    } else {
+                        &mut next
+                    };
+                    let h = *from
+                        .next()
+                        .ok_or_else(|| corrupt(format!("block {db} holds too few distances")))?;
+                    match (x, self.searches_wins) {
+                        (SYM_WIN, true) if h == 0 => Value::Win(0),
+                        (SYM_WIN, true) => self.decided(x, h - 1, || format!("block {db}"))?,
+                        _ => self.decided(x, h, || format!("block {db}"))?,
+                    }
+                }
+            });
+        }
+        if next.next().is_some() || next_loss.next().is_some() {
+            return Err(corrupt(format!("block {db} holds too many distances")));
+        }
+        Ok(())
     }
 
     /// The slots whose win's distance the file leaves to a search (`None` when it leaves none
@@ -1137,13 +1407,20 @@ mod tests {
         // Every third win is searched (bits the writer's caller would vouch for).
         // 417 classes of C(10, 3) = 120 slots, for the reflected order.
         let (codes, h, searched) = with_searched_wins(50_040, 3);
-        // Grouped entries (encoding 9), the older layout (7), and grouped in another order.
+        // Grouped entries (encoding 9), the older layout (7), grouped in another order (12),
+        // and by sub-block beside the rANS coder (14).
         let reflected = SlotOrder::reflected(10, 3);
-        for (grouped, order) in [(true, None), (false, None), (true, reflected)] {
+        for (grouped, order, wdl_sub) in [
+            (true, None, 0),
+            (false, None, 0),
+            (true, reflected, 0),
+            (true, reflected, WDL_SUB_SLOTS),
+        ] {
             let (w, d) = (dir.join("s.rtbw"), dir.join("s.rtbd"));
             let p = Params {
                 grouped,
                 order,
+                wdl_sub,
                 ..Params::default()
             };
             compress_codes(&h, &codes, &w, Some(&d), p, Some(&searched)).unwrap();
@@ -1155,9 +1432,10 @@ mod tests {
             };
             assert_eq!(
                 encoding(&d),
-                match (grouped, order) {
-                    (true, Some(_)) => ENCODING_DTM_SEARCHED_GROUPED_ORDERED,
-                    (true, None) => ENCODING_DTM_SEARCHED_GROUPED,
+                match (grouped, order, wdl_sub) {
+                    (true, Some(_), 0) => ENCODING_DTM_SEARCHED_GROUPED_ORDERED,
+                    (true, Some(_), _) => ENCODING_DTM_SEARCHED_BY_SUB,
+                    (true, None, _) => ENCODING_DTM_SEARCHED_GROUPED,
                     _ => ENCODING_DTM_SEARCHED,
                 }
             );
@@ -1216,9 +1494,10 @@ mod tests {
             drop(plain);
             assert_eq!(
                 encoding(&d),
-                match (grouped, order) {
-                    (true, Some(_)) => ENCODING_DTM_GROUPED_ORDERED,
-                    (true, None) => ENCODING_DTM_GROUPED,
+                match (grouped, order, wdl_sub) {
+                    (true, Some(_), 0) => ENCODING_DTM_GROUPED_ORDERED,
+                    (true, Some(_), _) => ENCODING_DTM_BY_SUB,
+                    (true, None, _) => ENCODING_DTM_GROUPED,
                     _ => ENCODING_DTM,
                 }
             );
@@ -1417,6 +1696,7 @@ mod tests {
                     wdl_dict_bytes: 0,
                     grouped: true,
                     order: None,
+                    wdl_sub: 0,
                 },
             ),
             (
@@ -1429,6 +1709,7 @@ mod tests {
                     wdl_dict_bytes: 0,
                     grouped: true,
                     order: None,
+                    wdl_sub: 0,
                 },
             ),
             // The older layout (encoding 5) is still read.
@@ -1463,6 +1744,28 @@ mod tests {
                     wdl_block: 1 << 10,
                     dtm_block: 1 << 8,
                     order: SlotOrder::reflected(10, 3),
+                    wdl_sub: 64,
+                    ..Params::default()
+                },
+            ),
+            // The rANS coder with sub-blocks as long as the distance blocks, and zstd blocks
+            // in the reflected order.
+            (
+                6 * 12_376,
+                Params {
+                    wdl_block: 1 << 12,
+                    dtm_block: 1 << 11,
+                    order: SlotOrder::reflected(17, 6),
+                    wdl_sub: 1 << 11,
+                    ..Params::default()
+                },
+            ),
+            (
+                6 * 12_376,
+                Params {
+                    wdl_block: 1 << 12,
+                    order: SlotOrder::reflected(17, 6),
+                    wdl_sub: 0,
                     ..Params::default()
                 },
             ),
@@ -1500,11 +1803,15 @@ mod tests {
                 assert_eq!(alone.symbol(s as u64).unwrap(), Some(sym));
             }
             assert_eq!(t.value(n as u64).unwrap(), None);
-            // The order is in both headers, and it is not the index's.
+            // The order is in both headers, and it is not the index's; the coder is rANS
+            // wherever it was asked for with an order.
             let heads = [std::fs::read(&w).unwrap(), std::fs::read(&d).unwrap()];
             for head in &heads {
                 assert_eq!(head[120] == 1, p.order.is_some());
             }
+            let rans = p.order.is_some() && p.wdl_sub > 0;
+            assert_eq!(Layout::decode(&heads[0]).coder == CODER_RANS, rans);
+            assert_eq!(t.by_sub, rans);
             assert_eq!(p.order.is_some(), n > 1 && t.stored_at(1) != 1);
             // An upgrade (a dictionary added) keeps the order: the values stay where they were.
             drop((t, alone));

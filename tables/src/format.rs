@@ -62,6 +62,14 @@ pub const ENCODING_WDL_ORDERED: u32 = 10;
 pub const ENCODING_DTM_GROUPED_ORDERED: u32 = 11;
 /// [`ENCODING_DTM_SEARCHED_GROUPED`] with the slots in the order of [`ENCODING_WDL_ORDERED`].
 pub const ENCODING_DTM_SEARCHED_GROUPED_ORDERED: u32 = 12;
+/// Value encoding id of the distance file beside a win/draw/loss file of block coder 2
+/// ([`crate::block_file::CODER_RANS`]): each block's entries grouped by that coder's
+/// sub-blocks (a sub-block's wins', then its losses'), after a head of entry counts, so that a
+/// probe reads one sub-block of win/draw/loss symbols. Its slots are always in an order of
+/// their own (header bytes 120..128).
+pub const ENCODING_DTM_BY_SUB: u32 = 13;
+/// [`ENCODING_DTM_BY_SUB`] with searched wins (entries as in [`ENCODING_DTM_SEARCHED`]).
+pub const ENCODING_DTM_SEARCHED_BY_SUB: u32 = 14;
 
 /// Each compressed encoding that has a variant with the slots in an order of their own, and
 /// that variant (5 and 7 have none).
@@ -80,8 +88,12 @@ pub fn ordered_encoding(encoding: u32) -> Option<u32> {
     ORDERED.iter().find(|p| p.0 == encoding).map(|p| p.1)
 }
 
-/// The encoding an ordered one stands for in the index's order, and whether it is ordered.
+/// The encoding an ordered one stands for in the index's order, and whether it is ordered
+/// (encodings 13 and 14 always are, and stand for themselves).
 pub fn unordered_encoding(encoding: u32) -> (u32, bool) {
+    if [ENCODING_DTM_BY_SUB, ENCODING_DTM_SEARCHED_BY_SUB].contains(&encoding) {
+        return (encoding, true);
+    }
     ORDERED
         .iter()
         .find(|p| p.1 == encoding)

@@ -285,6 +285,43 @@ impl WdlModel {
         Ok(())
     }
 
+    /// Decodes sub-block `j` of a block of `n` slots in order, handing each symbol with its
+    /// place in the sub-block to `f` until `f` returns `false` or the sub-block ends.
+    pub fn scan(
+        &self,
+        data: &[u8],
+        n: usize,
+        j: usize,
+        mut f: impl FnMut(usize, u8) -> bool,
+    ) -> Result<(), String> {
+        let m = self.sub_slots();
+        if j * m >= n {
+            return Err(format!("sub-block {j} of a block of {n} slots"));
+        }
+        let len = (n - j * m).min(m);
+        match self.sub_block(data, n, j)? {
+            Sub::Constant(s) => {
+                for i in 0..len {
+                    if !f(i, s) {
+                        break;
+                    }
+                }
+            }
+            Sub::Stream(stream) => {
+                let mut d = Decoder::new(stream)?;
+                let mut c = START;
+                for i in 0..len {
+                    let s = d.symbol(self, c)?;
+                    if !f(i, s) {
+                        break;
+                    }
+                    c = next(c, s);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Decodes symbols `from..to` of a block of `n` slots (`from < to <= n`, both in one
     /// sub-block) and hands them to `f` in order; only the sub-block's symbols up to `to` are
     /// decoded.

@@ -5,6 +5,7 @@
 //! side to move has less material) give every slot's raw value by a one-ply search, and a solve
 //! reads them through working copies.
 
+use retro_tables::block_file::{CODER_RANS, CODER_ZSTD};
 use retro_tables::compressed_table::CompressedTable;
 use retro_tables::value::{Value, Wdl};
 use retro_tests::{
@@ -391,17 +392,29 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
 
 #[test]
 fn damaged_compressed_tables_are_errors_never_values() {
+    // Both win/draw/loss coders: rANS (what is written) and zstd (tables of before).
+    for coder in ["rans", "zstd"] {
+        damaged_tables_of(coder);
+    }
+}
+
+fn damaged_tables_of(coder: &str) {
     let dir = solved_mill_with(&["--sector", "3,3,0,0"]);
     let d = dir.path().to_str().unwrap();
     let raw = raw_codes(dir.path());
     let (stem, codes) = raw.iter().next().unwrap();
     // Small blocks: more of them, so more index entries and block checks to damage.
-    assert!(retro(
-        &["compress", "--dir", d, "-q", "--block-slots", "1024"],
-        None
-    )
-    .status
-    .success());
+    let args = [
+        "compress",
+        "--dir",
+        d,
+        "-q",
+        "--block-slots",
+        "1024",
+        "--wdl-coder",
+        coder,
+    ];
+    assert!(retro(&args, None).status.success());
     let (wdl, dtm) = (stem.with_extension("rtbw"), stem.with_extension("rtbd"));
     let t = open_compressed(&wdl, Some(&dtm)).unwrap();
     assert_eq!(t.block_slots(), 1024);
@@ -459,12 +472,16 @@ fn damaged_compressed_tables_are_errors_never_values() {
         std::fs::write(path, &good[which]).unwrap();
     }
     // 3v3 leaves wins to a search, its slots in the reflected order: its distance file is of
-    // encoding 12, whose win entries are h + 1, the wins' before the losses'. Relabelled as
-    // encoding 11 it would read them as h, as 9 or 8 in the index's order, as 7 or 5 in slot
-    // order: the header checksum refuses it.
-    assert_eq!(good[1][20..24], 12u32.to_le_bytes());
+    // encoding 14 beside rANS (entries by sub-block), 12 beside zstd (by block), whose win
+    // entries are h + 1, the wins' before the losses'. Relabelled as any other it would read
+    // them otherwise: the header checksum refuses it.
+    let want = if coder == "rans" { 14u32 } else { 12 };
+    assert_eq!(good[1][20..24], want.to_le_bytes());
     assert_eq!(good[0][20..24], 10u32.to_le_bytes());
-    for other in [11u32, 9, 8, 7, 5] {
+    for other in [14u32, 13, 12, 11, 9, 8, 7, 5]
+        .into_iter()
+        .filter(|&e| e != want)
+    {
         let mut relabelled = good[1].clone();
         relabelled[20..24].copy_from_slice(&other.to_le_bytes());
         std::fs::write(&dtm, &relabelled).unwrap();
@@ -475,8 +492,8 @@ fn damaged_compressed_tables_are_errors_never_values() {
     let v = retro(&["verify", "--dir", d], None);
     assert!(v.status.success(), "{}", stdout(&v));
     eprintln!(
-        "{damaged} damaged compressed files: {at_open} refused at open, {by_probe} more by a \
-         probe, all by verify"
+        "{coder}: {damaged} damaged compressed files: {at_open} refused at open, {by_probe} \
+         more by a probe, all by verify"
     );
 }
 
@@ -670,7 +687,9 @@ fn verify_upgrade_writes_index_order_tables_in_the_reflected_order() {
     assert!(o.status.success(), "{}", stderr(&o));
     let stored: Vec<PathBuf> = sector_files(dir.path(), "rtbw");
     let open = |wdl: &Path| open_compressed(wdl, Some(&wdl.with_extension("rtbd"))).unwrap();
-    assert!(stored.iter().all(|w| open(w).order().is_none()));
+    assert!(stored
+        .iter()
+        .all(|w| open(w).order().is_none() && open(w).wdl_coder() == CODER_ZSTD));
     assert!(stored.iter().any(|w| open(w).searches_wins()));
     let before = analyse_all(d);
     let bytes = |ext: &str| -> u64 {
@@ -708,6 +727,7 @@ fn verify_upgrade_writes_index_order_tables_in_the_reflected_order() {
             let t = open(w);
             let stem = w.with_extension("");
             assert!(t.order().is_some(), "{} not reordered", w.display());
+            assert_eq!(t.wdl_coder(), CODER_RANS, "{}", w.display());
             compare(&t, &raw[&stem], true);
         }
     };

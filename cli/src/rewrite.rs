@@ -1,29 +1,31 @@
-//! `retro verify --upgrade`'s step for compressed tables written in the index's slot order
-//! (before December 2026): written again in the reflected order (see
-//! `retro_tables::slot_order`), where the folder's rules are known, since the order needs the
+//! `retro verify --upgrade`'s step for compressed tables written before December 2026 (slots
+//! in the index's order, or win/draw/loss blocks coded by zstd): written again in the
+//! reflected order (see `retro_tables::slot_order`) with the rANS coder
+//! (`retro_tables::wdl_rans`), where the folder's rules are known, since the order needs the
 //! board. Through a raw working copy: the values decoded and the wasted slots found again from
 //! the index, then compressed as `retro compress` does, the same wins left to a search, every
 //! slot compared with the copy before the copy is removed.
 
 use crate::derive::FolderDb;
 use crate::error::CliError;
+use retro_tables::block_file::CODER_RANS;
 use retro_tables::compressed_table::{replace_raw, CompressedTable, Params};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Writes the compressed table whose win/draw/loss file is `wdl` again in the reflected slot
-/// order, if it is in the index's order, has distances and the folder's rules are known;
-/// whether it did.
+/// order with the rANS coder, if it is in the index's order or coded by zstd, has distances
+/// and the folder's rules are known; whether it did.
 /// `dbs` caches each folder's rules. Call with the folder's lock held, after
 /// [`finish_left_over`].
-pub fn reorder(wdl: &Path, dbs: &mut HashMap<PathBuf, Option<FolderDb>>) -> Result<bool, CliError> {
+pub fn rewrite(wdl: &Path, dbs: &mut HashMap<PathBuf, Option<FolderDb>>) -> Result<bool, CliError> {
     let dtm = wdl.with_extension("rtbd");
     if !dtm.exists() {
         return Ok(false);
     }
     // SAFETY: the folder's lock is held; retro's writers replace files by rename only.
     let c = unsafe { CompressedTable::open(wdl, Some(&dtm)) }.map_err(CliError::other)?;
-    if c.order().is_some() {
+    if c.order().is_some() && c.wdl_coder() == CODER_RANS {
         return Ok(false);
     }
     let folder = wdl.parent().unwrap_or(Path::new(".")).to_path_buf();
@@ -38,9 +40,12 @@ pub fn reorder(wdl: &Path, dbs: &mut HashMap<PathBuf, Option<FolderDb>>) -> Resu
         return Ok(false);
     };
     let searched = c.searched_slots().map_err(CliError::other)?;
+    // The distance blocks as they were; the win/draw/loss blocks at least as long as the
+    // rANS coder's default (its probes decode a sub-block, whatever the block).
+    let dtm_block = c.distance_block_slots().unwrap_or(c.block_slots()) as u32;
     let params = Params {
-        wdl_block: c.block_slots() as u32,
-        dtm_block: c.distance_block_slots().unwrap_or(c.block_slots()) as u32,
+        wdl_block: Params::default().wdl_block.max(dtm_block),
+        dtm_block,
         order: Some(order),
         ..Params::default()
     };
@@ -62,7 +67,7 @@ pub fn reorder(wdl: &Path, dbs: &mut HashMap<PathBuf, Option<FolderDb>>) -> Resu
 
 /// Compresses the raw table at `raw` in place as `retro compress` does (its searched wins
 /// chosen again, the reflected order) if compressed files lie beside it, which is what a
-/// reorder or a solve killed before its end leaves (probes read the raw table meanwhile, and
+/// rewrite or a solve killed before its end leaves (probes read the raw table meanwhile, and
 /// the compressed pair may be half rewritten); whether it did. Call with the folder's lock
 /// held.
 pub fn finish_left_over(
@@ -77,7 +82,7 @@ pub fn finish_left_over(
     let Some(db) = db.as_ref() else {
         return Ok(false);
     };
-    // SAFETY: as in `reorder`.
+    // SAFETY: as in `rewrite`.
     let k = unsafe { retro_tables::Table::open(raw) }
         .map_err(CliError::other)?
         .header
@@ -88,7 +93,7 @@ pub fn finish_left_over(
     };
     let searched = db.searched_wins(k)?;
     db.forget(k);
-    // SAFETY: as in `reorder`; the raw table is checked whole first.
+    // SAFETY: as in `rewrite`; the raw table is checked whole first.
     unsafe { replace_raw(raw, params, false, true, searched.as_ref()) }.map_err(CliError::other)?;
     db.forget(k);
     Ok(true)
