@@ -269,6 +269,12 @@ pub struct CompressArgs {
     /// build does not know gets, and --index-order).
     #[arg(long, value_enum, default_value_t = WdlCoder::Rans)]
     pub wdl_coder: WdlCoder,
+    /// How distance blocks are coded beside rANS win/draw/loss: `rans`, a model of each entry
+    /// given the one before it, fitted per table, whose probes decode one sub-block's entries
+    /// up to the slot's; or `zstd` blocks, decoded whole, as tables written before (with
+    /// `--wdl-coder zstd` distances are always zstd).
+    #[arg(long, value_enum, default_value_t = WdlCoder::Rans)]
+    pub distance_coder: WdlCoder,
     /// Slots of a rANS sub-block, a power of two from 64 up to the distance block: a probe
     /// decodes half of one on average (1024: 4-12% smaller, probes about twice as slow).
     #[arg(long, default_value_t = 512, value_parser = sub_block_slots)]
@@ -580,7 +586,7 @@ pub struct VerifyArgs {
     pub upgrade: bool,
 }
 
-/// The win/draw/loss block coders of `retro compress`.
+/// The block coders of `retro compress`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum WdlCoder {
     /// A context model and rANS, sub-blocks decoded alone.

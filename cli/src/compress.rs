@@ -43,6 +43,7 @@ fn one(
             WdlCoder::Rans => a.sub_block_slots,
             WdlCoder::Zstd => 0,
         },
+        dtm_rans: a.distance_coder == WdlCoder::Rans,
         // The reflected slot order where the folder's rules are known (they give the index).
         order: db
             .filter(|_| !a.index_order)

@@ -1,21 +1,21 @@
 //! `retro verify --upgrade`'s step for compressed tables written before December 2026 (slots
-//! in the index's order, or win/draw/loss blocks coded by zstd): written again in the
-//! reflected order (see `retro_tables::slot_order`) with the rANS coder
-//! (`retro_tables::wdl_rans`), where the folder's rules are known, since the order needs the
+//! in the index's order, or win/draw/loss or distance blocks coded by zstd): written again in
+//! the reflected order (see `retro_tables::slot_order`) with the rANS coders
+//! (`retro_tables::wdl_rans`, `retro_tables::dtm_rans`), where the folder's rules are known, since the order needs the
 //! board. Through a raw working copy: the values decoded and the wasted slots found again from
 //! the index, then compressed as `retro compress` does, the same wins left to a search, every
 //! slot compared with the copy before the copy is removed.
 
 use crate::derive::FolderDb;
 use crate::error::CliError;
-use retro_tables::block_file::CODER_RANS;
+use retro_tables::block_file::{CODER_DTM_RANS, CODER_RANS};
 use retro_tables::compressed_table::{replace_raw, CompressedTable, Params};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Writes the compressed table whose win/draw/loss file is `wdl` again in the reflected slot
-/// order with the rANS coder, if it is in the index's order or coded by zstd, has distances
-/// and the folder's rules are known; whether it did.
+/// order with the rANS coders, if it is in the index's order or either part is coded by zstd,
+/// has distances and the folder's rules are known; whether it did.
 /// `dbs` caches each folder's rules. Call with the folder's lock held, after
 /// [`finish_left_over`].
 pub fn rewrite(wdl: &Path, dbs: &mut HashMap<PathBuf, Option<FolderDb>>) -> Result<bool, CliError> {
@@ -25,7 +25,10 @@ pub fn rewrite(wdl: &Path, dbs: &mut HashMap<PathBuf, Option<FolderDb>>) -> Resu
     }
     // SAFETY: the folder's lock is held; retro's writers replace files by rename only.
     let c = unsafe { CompressedTable::open(wdl, Some(&dtm)) }.map_err(CliError::other)?;
-    if c.order().is_some() && c.wdl_coder() == CODER_RANS {
+    if c.order().is_some()
+        && c.wdl_coder() == CODER_RANS
+        && c.distance_coder() == Some(CODER_DTM_RANS)
+    {
         return Ok(false);
     }
     let folder = wdl.parent().unwrap_or(Path::new(".")).to_path_buf();
@@ -42,7 +45,11 @@ pub fn rewrite(wdl: &Path, dbs: &mut HashMap<PathBuf, Option<FolderDb>>) -> Resu
     let searched = c.searched_slots().map_err(CliError::other)?;
     // The distance blocks as they were; the win/draw/loss blocks at least as long as the
     // rANS coder's default (its probes decode a sub-block, whatever the block).
-    let dtm_block = c.distance_block_slots().unwrap_or(c.block_slots()) as u32;
+    // (at most 32768 slots: the rANS coders count a block's entries in u16).
+    let dtm_block = c
+        .distance_block_slots()
+        .unwrap_or(c.block_slots())
+        .min(1 << 15) as u32;
     let params = Params {
         wdl_block: Params::default().wdl_block.max(dtm_block),
         dtm_block,

@@ -89,7 +89,7 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
                 upgraded += usize::from(rewritten || reordered);
                 if !as_json {
                     let tag = if reordered {
-                        "  (rewritten: reflected slot order, rANS win/draw/loss)".to_string()
+                        "  (rewritten: reflected slot order, rANS coders)".to_string()
                     } else if rewritten {
                         format!("  (rewritten: format version {FORMAT_VERSION}, grouped distances, win/draw/loss dictionaries)")
                     } else {
@@ -123,7 +123,7 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
         println!(
             "{} tables checked, {failed} failed, {upgraded} rewritten (format version \
              {FORMAT_VERSION}, grouped distances, win/draw/loss dictionaries, reflected slot \
-             order, rANS win/draw/loss)",
+             order, rANS coders)",
             files.len()
         );
     } else {

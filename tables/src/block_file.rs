@@ -4,6 +4,7 @@
 //! body, checked when first read) as every table has. `databases/README.md` gives
 //! the byte layout.
 
+use crate::dtm_rans::DtmModel;
 use crate::format::{TableError, HEADER_SIZE};
 use crate::mapped::Mapped;
 use crate::wdl_rans::WdlModel;
@@ -16,6 +17,9 @@ pub const CODER_ZSTD: u32 = 1;
 /// Coder id of win/draw/loss blocks coded by [`crate::wdl_rans`]: the dictionary bytes are
 /// its model.
 pub const CODER_RANS: u32 = 2;
+/// Coder id of distance blocks coded by [`crate::dtm_rans`] (beside a [`CODER_RANS`] file,
+/// encodings 13 and 14): the dictionary bytes are its model.
+pub const CODER_DTM_RANS: u32 = 3;
 
 /// The layout fields of a block file's header (bytes 72 to 112).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,7 +71,7 @@ impl Layout {
     /// Checks the fields against the slots the table has and the largest block a block may
     /// decode to (`max_block_bytes`).
     pub fn check(&self, slots: u64) -> Result<(), String> {
-        if self.coder != CODER_ZSTD && self.coder != CODER_RANS {
+        if ![CODER_ZSTD, CODER_RANS, CODER_DTM_RANS].contains(&self.coder) {
             return Err(format!("unknown block coder {}", self.coder));
         }
         // At least 64 slots: a block's symbols are counted a byte (4 slots) at a time.
@@ -94,6 +98,8 @@ pub struct BlockFile {
     dict: Option<zstd_safe::DDict<'static>>,
     /// The model of a file of [`CODER_RANS`].
     model: Option<WdlModel>,
+    /// The model of a file of [`CODER_DTM_RANS`].
+    dtm_model: Option<DtmModel>,
     /// Slots of the table (the last block may cover fewer than the others).
     slots: u64,
     /// Largest size a block may decode to.
@@ -143,8 +149,20 @@ impl BlockFile {
         slots: u64,
         max_block: usize,
     ) -> Result<BlockFile, TableError> {
-        let (mut dict, mut model) = (None, None);
-        if layout.coder == CODER_RANS {
+        let (mut dict, mut model, mut dtm_model) = (None, None, None);
+        if layout.coder == CODER_DTM_RANS {
+            let bytes = file.bytes(0..layout.dict_len as usize, &|_, _| Ok(()))?;
+            let m = DtmModel::from_bytes(bytes).map_err(|m| {
+                TableError::Corrupt(file.path().to_path_buf(), format!("its model: {m}"))
+            })?;
+            if m.sub_slots() as u64 > layout.block_slots as u64 {
+                return Err(TableError::Corrupt(
+                    file.path().to_path_buf(),
+                    "sub-blocks larger than blocks".into(),
+                ));
+            }
+            dtm_model = Some(m);
+        } else if layout.coder == CODER_RANS {
             let bytes = file.bytes(0..layout.dict_len as usize, &|_, _| Ok(()))?;
             let m = WdlModel::from_bytes(bytes).map_err(|m| {
                 TableError::Corrupt(file.path().to_path_buf(), format!("its model: {m}"))
@@ -165,6 +183,7 @@ impl BlockFile {
             layout,
             dict,
             model,
+            dtm_model,
             slots,
             max_block,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
@@ -188,6 +207,11 @@ impl BlockFile {
     /// The model of a file of [`CODER_RANS`].
     pub fn model(&self) -> Option<&WdlModel> {
         self.model.as_ref()
+    }
+
+    /// The model of a file of [`CODER_DTM_RANS`].
+    pub fn dtm_model(&self) -> Option<&DtmModel> {
+        self.dtm_model.as_ref()
     }
 
     /// Slots block `b` covers.
@@ -260,9 +284,24 @@ impl BlockFile {
     }
 
     /// Decodes block `b` into `out` (a [`CODER_RANS`] block's symbols packed 2 bits a slot,
-    /// as a zstd block of win/draw/loss holds them).
+    /// as a zstd block of win/draw/loss holds them; a [`CODER_DTM_RANS`] block's head and
+    /// entries as a zstd block of encoding 13 or 14 holds them).
     fn decode(&self, b: u64, out: &mut Vec<u8>) -> Result<(), TableError> {
         let src = self.block_bytes(b)?;
+        if let Some(m) = &self.dtm_model {
+            let k = self.slots_of(b).div_ceil(m.sub_slots());
+            let (mut head, mut entries) = (Vec::new(), Vec::new());
+            m.decode(src, k, &mut head, &mut entries)
+                .map_err(|e| self.corrupt(format!("block {b}: {e}")))?;
+            out.clear();
+            for h in head {
+                out.extend_from_slice(&h.to_le_bytes());
+            }
+            for e in entries {
+                crate::packed::put_distance(out, e);
+            }
+            return Ok(());
+        }
         if let Some(m) = &self.model {
             let mut syms = Vec::with_capacity(self.layout.block_slots as usize);
             m.decode(src, self.slots_of(b), &mut syms)
@@ -331,6 +370,28 @@ pub fn rans_body(model: &WdlModel, blocks: &[&[u8]]) -> Result<(Vec<u8>, u64), S
     let coded = crate::par::map_items(blocks, |b| model.encode(b))
         .into_iter()
         .collect::<Result<Vec<_>, String>>()?;
+    let mut body = model.to_bytes();
+    let mut end = 0u64;
+    body.extend_from_slice(&0u64.to_le_bytes());
+    for c in &coded {
+        end += c.len() as u64;
+        body.extend_from_slice(&end.to_le_bytes());
+    }
+    for c in &coded {
+        body.extend_from_slice(c);
+    }
+    Ok((body, end))
+}
+
+/// A [`CODER_DTM_RANS`] file's body from its model and each block's entries by sub-block:
+/// the model (as the dictionary), the index, the coded blocks; and the data's length.
+pub fn dtm_rans_body(model: &DtmModel, blocks: &[Vec<Vec<u16>>]) -> Result<(Vec<u8>, u64), String> {
+    let coded = crate::par::map_items(blocks, |b| {
+        let groups: Vec<&[u16]> = b.iter().map(|g| &g[..]).collect();
+        model.encode(&groups)
+    })
+    .into_iter()
+    .collect::<Result<Vec<_>, String>>()?;
     let mut body = model.to_bytes();
     let mut end = 0u64;
     body.extend_from_slice(&0u64.to_le_bytes());

@@ -9,9 +9,10 @@
 //! keep them in slot order.
 
 use crate::block_file::{
-    build_body, finalize_dictionary, open_mapped, rans_body, train_dictionary, BlockFile, Layout,
-    CODER_RANS, CODER_ZSTD,
+    build_body, dtm_rans_body, finalize_dictionary, open_mapped, rans_body, train_dictionary,
+    BlockFile, Layout, CODER_DTM_RANS, CODER_RANS, CODER_ZSTD,
 };
+use crate::dtm_rans::{DtmModel, MODEL_BYTES as DTM_MODEL_BYTES};
 use crate::format::{
     ordered_encoding, unordered_encoding, write_atomic, TableError, ENCODING_DTM,
     ENCODING_DTM_BY_SUB, ENCODING_DTM_GROUPED, ENCODING_DTM_GROUPED_ORDERED, ENCODING_DTM_SEARCHED,
@@ -55,6 +56,9 @@ pub struct Params {
     /// of encodings 8 and 9. Without a slot order of its own (`order`), zstd blocks of
     /// `dtm_block` slots are written instead.
     pub wdl_sub: u32,
+    /// With `wdl_sub`: code the distance blocks by rANS too ([`crate::dtm_rans`], block coder
+    /// 3), each sub-block's entries a stream of their own; else zstd.
+    pub dtm_rans: bool,
 }
 
 impl Default for Params {
@@ -68,6 +72,7 @@ impl Default for Params {
             grouped: true,
             order: None,
             wdl_sub: WDL_SUB_SLOTS,
+            dtm_rans: true,
         }
     }
 }
@@ -170,6 +175,12 @@ fn compress_codes(
     if rans && !p.grouped {
         return Err(bad("the rANS coder groups distance entries by sub-block"));
     }
+    // The head's counts are u16.
+    if rans && p.dtm_block > 1 << 15 {
+        return Err(bad(
+            "distance blocks of at most 32768 slots under the rANS coder",
+        ));
+    }
     let n = h.slots as usize;
     if codes.len() != n {
         return Err(bad("codes of another table"));
@@ -250,46 +261,42 @@ fn compress_codes(
         } else {
             p.dtm_block as usize
         };
-        let blocks: Vec<Vec<u8>> = (0..n)
+        // Each distance block's entries by group: the wins', then the losses' (each in slot
+        // order; all in slot order when not grouped).
+        let groups: Vec<Vec<Vec<u16>>> = (0..n)
             .step_by(p.dtm_block as usize)
             .map(|start| {
                 let end = (start + p.dtm_block as usize).min(n);
-                let (mut head, mut all, mut count) = (Vec::new(), Vec::new(), 0u16);
-                for g0 in (start..end).step_by(group) {
-                    let g1 = (g0 + group).min(end);
-                    if rans && g0 > start {
-                        head.extend_from_slice(&count.to_le_bytes());
-                    }
-                    // The wins' entries, then the losses' (each in slot order).
-                    let (mut out, mut losses) = (Vec::new(), Vec::new());
-                    for s in g0..g1 {
-                        if syms[s] == SYM_DRAW {
-                            continue;
-                        }
-                        if codes[s] >> 14 != 3 {
-                            last = (codes[s] & MAX_DISTANCE) >> 1;
-                            // Under encodings 7 and 9 a win's entry is 0 when searched, else h + 1.
-                            if let (Some(w), SYM_WIN) = (searched, syms[s]) {
-                                last = if last != longest && bit(&w.bits, s) {
-                                    0
-                                } else {
-                                    last + 1
-                                };
+                (start..end)
+                    .step_by(group)
+                    .map(|g0| {
+                        let g1 = (g0 + group).min(end);
+                        let (mut out, mut losses) = (Vec::new(), Vec::new());
+                        for s in g0..g1 {
+                            if syms[s] == SYM_DRAW {
+                                continue;
+                            }
+                            if codes[s] >> 14 != 3 {
+                                last = (codes[s] & MAX_DISTANCE) >> 1;
+                                // Under encodings 7 and 9 a win's entry is 0 when searched, else h + 1.
+                                if let (Some(w), SYM_WIN) = (searched, syms[s]) {
+                                    last = if last != longest && bit(&w.bits, s) {
+                                        0
+                                    } else {
+                                        last + 1
+                                    };
+                                }
+                            }
+                            if syms[s] == SYM_WIN || !p.grouped {
+                                out.push(last);
+                            } else {
+                                losses.push(last);
                             }
                         }
-                        let to = if syms[s] == SYM_WIN || !p.grouped {
-                            &mut out
-                        } else {
-                            &mut losses
-                        };
-                        put_distance(to, last);
-                        count = count.wrapping_add(1);
-                    }
-                    out.extend_from_slice(&losses);
-                    all.extend_from_slice(&out);
-                }
-                head.extend_from_slice(&all);
-                head
+                        out.extend_from_slice(&losses);
+                        out
+                    })
+                    .collect()
             })
             .collect();
         let encoding = match (searched.is_some(), p.grouped, rans) {
@@ -300,6 +307,37 @@ fn compress_codes(
             (true, false, _) => ENCODING_DTM_SEARCHED,
             (false, false, _) => ENCODING_DTM,
         };
+        if rans && p.dtm_rans {
+            let model = DtmModel::fit(groups.iter().flatten().map(|g| &g[..]), p.wdl_sub)
+                .map_err(|m| bad(&m))?;
+            let (body, data_len) = dtm_rans_body(&model, &groups).map_err(|m| bad(&m))?;
+            let layout = Layout {
+                block_slots: p.dtm_block,
+                coder: CODER_DTM_RANS,
+                blocks: groups.len() as u64,
+                dict_len: DTM_MODEL_BYTES as u64,
+                data_len,
+            };
+            return write_body(dtm, h, encoding, decoded, layout, &body, &p);
+        }
+        // Under the rANS coder, a head: the entries before each sub-block but the first.
+        let blocks: Vec<Vec<u8>> = groups
+            .iter()
+            .map(|gs| {
+                let mut out = Vec::new();
+                let mut count = 0u16;
+                for (j, g) in gs.iter().enumerate() {
+                    if rans && j > 0 {
+                        out.extend_from_slice(&count.to_le_bytes());
+                    }
+                    count += g.len() as u16;
+                }
+                for &e in gs.iter().flatten() {
+                    put_distance(&mut out, e);
+                }
+                out
+            })
+            .collect();
         let dict = dictionary(&blocks, encoding, &p);
         write_block_file(dtm, h, encoding, decoded, p.dtm_block, &blocks, &dict, &p)?;
     }
@@ -685,7 +723,12 @@ impl CompressedTable {
                 grouped =
                     by_sub || [ENCODING_DTM_GROUPED, ENCODING_DTM_SEARCHED_GROUPED].contains(&e);
                 // Entries by sub-block go with the rANS coder's sub-blocks, and only with them.
-                if by_sub != sub.is_some() || sub.is_some_and(|m| l.block_slots % m != 0) {
+                // Coder 3 only there (with the same sub-blocks, checked below).
+                if by_sub != sub.is_some()
+                    || sub.is_some_and(|m| l.block_slots % m != 0 || l.block_slots > 1 << 15)
+                    || (l.coder == CODER_DTM_RANS && !by_sub)
+                    || l.coder == CODER_RANS
+                {
                     return Err(TableError::Corrupt(
                         p.to_path_buf(),
                         format!(
@@ -707,12 +750,17 @@ impl CompressedTable {
                     ));
                 }
                 // Entries of up to 3 bytes, and a head of 2 bytes a sub-block (64 slots or more).
-                Some(BlockFile::new(
-                    m,
-                    l,
-                    header.slots,
-                    4 * l.block_slots as usize,
-                )?)
+                let file = BlockFile::new(m, l, header.slots, 4 * l.block_slots as usize)?;
+                if file
+                    .dtm_model()
+                    .is_some_and(|d| Some(d.sub_slots() as u32) != sub)
+                {
+                    return Err(TableError::Corrupt(
+                        p.to_path_buf(),
+                        "a distance model of other sub-blocks than the win/draw/loss file's".into(),
+                    ));
+                }
+                Some(file)
             }
         };
         Ok(CompressedTable {
@@ -843,7 +891,7 @@ impl CompressedTable {
         let s = self.wdl.layout().block_slots as u64;
         let ds = dtm.layout().block_slots as u64;
         let (b, i) = (slot / s, (slot % s) as usize);
-        let (sym, rank) = if self.by_sub {
+        let (sym, rank, within) = if self.by_sub {
             self.rank_by_sub(slot, dtm)?
         } else {
             self.wdl.with_block(b, |packed| {
@@ -861,12 +909,25 @@ impl CompressedTable {
                         wins_between(packed, first, end) + losses_between(packed, first, i)
                     }
                 };
-                Ok((sym, rank))
+                Ok((sym, rank, 0))
             })?
         };
         let half = match sym {
             SYM_DRAW => return Ok(Some(Stored::Value(Value::Draw))),
             3 => return Err(self.corrupt_wdl(format!("block {b}: symbol 3"))),
+            _ if dtm.dtm_model().is_some() => {
+                // Coder 3: the sub-block's stream, decoded up to the entry.
+                let m = dtm.dtm_model().expect("coder 3");
+                let db = slot / ds;
+                let k = dtm.slots_of(db).div_ceil(m.sub_slots());
+                let j = (slot % ds) as usize / m.sub_slots();
+                m.entry(dtm.block_bytes(db)?, k, j, within).map_err(|e| {
+                    TableError::Corrupt(
+                        dtm.mapped().path().to_path_buf(),
+                        format!("block {db}: {e}"),
+                    )
+                })?
+            }
             _ => dtm.with_block(slot / ds, |bytes| {
                 let head = self.head_len(slot / ds);
                 distance_at(bytes.get(head..).unwrap_or_default(), rank).ok_or_else(|| {
@@ -891,7 +952,7 @@ impl CompressedTable {
     /// in its distance block (meaningless for a draw), decoding one sub-block of symbols, up
     /// to the slot (a loss: to the sub-block's end, to count its wins), and reading the
     /// entries before the sub-block from the distance block's head.
-    fn rank_by_sub(&self, slot: u64, dtm: &BlockFile) -> Result<(u8, usize), TableError> {
+    fn rank_by_sub(&self, slot: u64, dtm: &BlockFile) -> Result<(u8, usize, usize), TableError> {
         let m = self
             .wdl
             .model()
@@ -921,32 +982,36 @@ impl CompressedTable {
         )
         .map_err(|e| self.corrupt_wdl(format!("block {b}: {e}")))?;
         if sym != SYM_WIN && sym != SYM_LOSS {
-            return Ok((sym, 0));
+            return Ok((sym, 0, 0));
         }
         let ds = dtm.layout().block_slots as u64;
         let (db, j) = (slot / ds, (slot % ds) as usize / sub);
+        let head = |bytes: &[u8]| {
+            bytes
+                .get(2 * (j - 1)..2 * j)
+                .map(|h| u16::from_le_bytes([h[0], h[1]]) as usize)
+                .ok_or_else(|| {
+                    TableError::Corrupt(
+                        dtm.mapped().path().to_path_buf(),
+                        format!("block {db}: its head cut short"),
+                    )
+                })
+        };
         let before = if j == 0 {
             0
+        } else if dtm.dtm_model().is_some() {
+            // Coder 3 keeps the head as it is, before the streams.
+            head(dtm.block_bytes(db)?)?
         } else {
-            dtm.with_block(db, |bytes| {
-                bytes
-                    .get(2 * (j - 1)..2 * j)
-                    .map(|h| u16::from_le_bytes([h[0], h[1]]) as usize)
-                    .ok_or_else(|| {
-                        TableError::Corrupt(
-                            dtm.mapped().path().to_path_buf(),
-                            format!("block {db}: its head cut short"),
-                        )
-                    })
-            })?
+            dtm.with_block(db, head)?
         };
-        let rank = if sym == SYM_WIN {
-            before + wins
+        let within = if sym == SYM_WIN {
+            wins
         } else {
             // Every win of the sub-block comes first: those after the slot too.
-            before + wins + wins_after + losses
+            wins + wins_after + losses
         };
-        Ok((sym, rank))
+        Ok((sym, before + within, within))
     }
 
     /// Bytes of distance block `db`'s head of entry counts (encodings 13 and 14: 2 a
@@ -993,6 +1058,12 @@ impl CompressedTable {
     /// The win/draw/loss file's block coder ([`CODER_ZSTD`] or [`CODER_RANS`]).
     pub fn wdl_coder(&self) -> u32 {
         self.wdl.layout().coder
+    }
+
+    /// The distance file's block coder ([`CODER_ZSTD`] or [`CODER_DTM_RANS`]; `None` without
+    /// distances).
+    pub fn distance_coder(&self) -> Option<u32> {
+        self.dtm.as_ref().map(|d| d.layout().coder)
     }
 
     /// Slots a distance block covers (`None` without distances).
@@ -1697,6 +1768,7 @@ mod tests {
                     grouped: true,
                     order: None,
                     wdl_sub: 0,
+                    dtm_rans: false,
                 },
             ),
             (
@@ -1710,6 +1782,7 @@ mod tests {
                     grouped: true,
                     order: None,
                     wdl_sub: 0,
+                    dtm_rans: false,
                 },
             ),
             // The older layout (encoding 5) is still read.
@@ -1769,6 +1842,15 @@ mod tests {
                     ..Params::default()
                 },
             ),
+            // rANS win/draw/loss beside zstd distances (as written before coder 3).
+            (
+                6 * 12_376,
+                Params {
+                    order: SlotOrder::reflected(17, 6),
+                    dtm_rans: false,
+                    ..Params::default()
+                },
+            ),
         ] {
             let codes = raw_codes(n);
             let key = SectorKey {
@@ -1811,6 +1893,10 @@ mod tests {
             }
             let rans = p.order.is_some() && p.wdl_sub > 0;
             assert_eq!(Layout::decode(&heads[0]).coder == CODER_RANS, rans);
+            assert_eq!(
+                Layout::decode(&heads[1]).coder == CODER_DTM_RANS,
+                rans && p.dtm_rans
+            );
             assert_eq!(t.by_sub, rans);
             assert_eq!(p.order.is_some(), n > 1 && t.stored_at(1) != 1);
             // An upgrade (a dictionary added) keeps the order: the values stay where they were.

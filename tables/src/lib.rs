@@ -29,6 +29,7 @@ pub mod block_file;
 pub mod checksum;
 pub mod compressed_table;
 pub mod derived_table;
+pub mod dtm_rans;
 pub mod format;
 pub mod location;
 pub mod lock;

@@ -428,7 +428,7 @@ impl<'a> Decoder<'a> {
     }
 }
 
-fn check_sub(sub: u64) -> Result<(), String> {
+pub(crate) fn check_sub(sub: u64) -> Result<(), String> {
     if sub.is_power_of_two() && SUB_RANGE.contains(&(sub as u32)) {
         Ok(())
     } else {

@@ -5,7 +5,7 @@
 //! side to move has less material) give every slot's raw value by a one-ply search, and a solve
 //! reads them through working copies.
 
-use retro_tables::block_file::{CODER_RANS, CODER_ZSTD};
+use retro_tables::block_file::{CODER_DTM_RANS, CODER_RANS, CODER_ZSTD};
 use retro_tables::compressed_table::CompressedTable;
 use retro_tables::value::{Value, Wdl};
 use retro_tests::{
@@ -392,13 +392,14 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
 
 #[test]
 fn damaged_compressed_tables_are_errors_never_values() {
-    // Both win/draw/loss coders: rANS (what is written) and zstd (tables of before).
-    for coder in ["rans", "zstd"] {
-        damaged_tables_of(coder);
+    // Both win/draw/loss coders: rANS (what is written, with rANS distances or, as written
+    // before, zstd ones) and zstd (tables of before).
+    for (coder, distances) in [("rans", "rans"), ("rans", "zstd"), ("zstd", "zstd")] {
+        damaged_tables_of(coder, distances);
     }
 }
 
-fn damaged_tables_of(coder: &str) {
+fn damaged_tables_of(coder: &str, distances: &str) {
     let dir = solved_mill_with(&["--sector", "3,3,0,0"]);
     let d = dir.path().to_str().unwrap();
     let raw = raw_codes(dir.path());
@@ -413,6 +414,8 @@ fn damaged_tables_of(coder: &str) {
         "1024",
         "--wdl-coder",
         coder,
+        "--distance-coder",
+        distances,
     ];
     assert!(retro(&args, None).status.success());
     let (wdl, dtm) = (stem.with_extension("rtbw"), stem.with_extension("rtbd"));
@@ -425,6 +428,13 @@ fn damaged_tables_of(coder: &str) {
     assert_eq!(compare(&t, codes, true), positions as u64);
     drop(t);
     let good = [std::fs::read(&wdl).unwrap(), std::fs::read(&dtm).unwrap()];
+    // The block coders in the headers (byte 76): rANS 2 and 3, zstd 1.
+    let coders = [good[0][76], good[1][76]];
+    match (coder, distances) {
+        ("rans", "rans") => assert_eq!(coders, [2, 3]),
+        ("rans", _) => assert_eq!(coders, [2, 1]),
+        _ => assert_eq!(coders, [1, 1]),
+    }
     let probes: Vec<u64> = (0..codes.len() as u64).step_by(997).collect();
     let mut x = 0x2545_F491_4F6C_DD1Du64;
     let mut next = move || {
@@ -492,7 +502,7 @@ fn damaged_tables_of(coder: &str) {
     let v = retro(&["verify", "--dir", d], None);
     assert!(v.status.success(), "{}", stdout(&v));
     eprintln!(
-        "{coder}: {damaged} damaged compressed files: {at_open} refused at open, {by_probe} \
+        "{coder} / {distances}: {damaged} damaged compressed files: {at_open} refused at open, {by_probe} \
          more by a probe, all by verify"
     );
 }
@@ -728,6 +738,7 @@ fn verify_upgrade_writes_index_order_tables_in_the_reflected_order() {
             let stem = w.with_extension("");
             assert!(t.order().is_some(), "{} not reordered", w.display());
             assert_eq!(t.wdl_coder(), CODER_RANS, "{}", w.display());
+            assert_eq!(t.distance_coder(), Some(CODER_DTM_RANS), "{}", w.display());
             compare(&t, &raw[&stem], true);
         }
     };

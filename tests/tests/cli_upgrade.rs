@@ -157,7 +157,7 @@ fn version_2_tables_are_read_and_upgraded_to_the_bytes_version_3_writes() {
     assert!(
         stdout(&o).contains(&format!(
             "{} rewritten (format version 3, grouped distances, win/draw/loss dictionaries, \
-             reflected slot order, rANS win/draw/loss)",
+             reflected slot order, rANS coders)",
             written.len() - first
         )),
         "{}",

@@ -1,0 +1,547 @@
+//! Block coder 3 of compressed distance files ([`crate::block_file::CODER_DTM_RANS`]): the
+//! entries of a distance block (each `d >> 1`, or a searched-win entry) coded by rANS over a
+//! static model per file, the probabilities of an entry given the one before it. A block's
+//! entries are cut as the win/draw/loss file's sub-blocks cut its slots (encodings 13 and 14),
+//! each sub-block's a stream of its own from a fresh state, so a probe decodes its sub-block's
+//! entries up to its own and no further, where a zstd block is decoded whole.
+//!
+//! Model bytes: `u32` sub-block size in slots (as the win/draw/loss file's), then for each of
+//! the 49 contexts the frequencies of symbols `0 .. 64` as `u16`, summing to 4096. Symbol `v`
+//! below 63 is the entry `v`; symbol 63 is an escape, followed in the stream by the entry
+//! minus 63 as two 12-bit numbers, low first, each coded with frequency 1 (`cum` = the
+//! number). The context of an entry is the entry before it in its sub-block, 47 and up
+//! counting as 47, or 48 for the sub-block's first.
+//!
+//! Block bytes (a distance block of `k` sub-blocks): `k - 1` u16 numbers, number `j - 1` the
+//! entries of the block before sub-block `j` (the head of encodings 13 and 14); a u16, the
+//! block's entries; `k - 1` LEB128 numbers, the byte lengths of the streams of sub-blocks
+//! `0 .. k - 1` (0: no entries, no stream); then the streams, the last taking the rest of the
+//! block. A stream is the coder's final state (3 bytes, most significant first) and the bytes
+//! its renormalisations read, in order, as in [`crate::wdl_rans`].
+
+/// Bits of the frequencies: each context's sum to `1 << PREC`.
+const PREC: u32 = 12;
+const TOTAL: u32 = 1 << PREC;
+/// The lower bound of the coder's state, where a stream starts and ends; states lie in
+/// `LOW .. LOW << 8` (3 bytes).
+const LOW: u32 = 1 << 15;
+const STATE_BYTES: usize = 3;
+/// Symbols: entries 0 to 62, and the escape.
+const SYMBOLS: usize = 64;
+const ESCAPE: usize = SYMBOLS - 1;
+/// Contexts: the entry before, 0 to 46 each, 47 and up together; and "none" (a sub-block's
+/// first entry).
+const BUCKETS: usize = 48;
+const CONTEXTS: usize = BUCKETS + 1;
+const START: usize = BUCKETS;
+/// Bytes of a model.
+pub const MODEL_BYTES: usize = 4 + CONTEXTS * SYMBOLS * 2;
+
+/// The context after entry `v`.
+#[inline]
+fn next(v: u16) -> usize {
+    (v as usize).min(BUCKETS - 1)
+}
+
+/// A static model of distance entries: per context, each symbol's frequency and the sum of
+/// those before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DtmModel {
+    sub: u32,
+    freq: Vec<[u16; SYMBOLS]>,
+    cum: Vec<[u16; SYMBOLS + 1]>,
+    /// Per context, for each 64 slots of the 4096, the symbol whose range holds the first:
+    /// a decoder starts there and steps up (one or two steps as a rule).
+    first: Vec<[u8; 64]>,
+}
+
+impl DtmModel {
+    /// The model of the entries `groups` (each a sub-block's, in order) of a file of
+    /// `sub`-slot sub-blocks. A symbol seen in a context gets a frequency of at least 1.
+    pub fn fit<'a>(
+        groups: impl IntoIterator<Item = &'a [u16]>,
+        sub: u32,
+    ) -> Result<DtmModel, String> {
+        crate::wdl_rans::check_sub(sub as u64)?;
+        let mut counts = vec![[0u64; SYMBOLS]; CONTEXTS];
+        for g in groups {
+            let mut c = START;
+            for &v in g {
+                counts[c][(v as usize).min(ESCAPE)] += 1;
+                c = next(v);
+            }
+        }
+        Ok(DtmModel::with(sub, counts.iter().map(quantize).collect()))
+    }
+
+    fn with(sub: u32, freq: Vec<[u16; SYMBOLS]>) -> DtmModel {
+        let cum = freq
+            .iter()
+            .map(|f| {
+                let mut c = [0u16; SYMBOLS + 1];
+                for s in 0..SYMBOLS {
+                    c[s + 1] = c[s] + f[s];
+                }
+                c
+            })
+            .collect::<Vec<_>>();
+        let first = cum
+            .iter()
+            .map(|c| {
+                let mut t = [0u8; 64];
+                for (b, x) in t.iter_mut().enumerate() {
+                    *x = (c[1..].partition_point(|&v| v as usize <= 64 * b)) as u8;
+                }
+                t
+            })
+            .collect();
+        DtmModel {
+            sub,
+            freq,
+            cum,
+            first,
+        }
+    }
+
+    /// Slots of a sub-block.
+    pub fn sub_slots(&self) -> usize {
+        self.sub as usize
+    }
+
+    /// The model's bytes (see the module's documentation).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(MODEL_BYTES);
+        out.extend_from_slice(&self.sub.to_le_bytes());
+        for f in &self.freq {
+            for x in f {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// The model `bytes` hold, checked: a sub-block size the coders allow, every context's
+    /// frequencies summing to 4096.
+    pub fn from_bytes(bytes: &[u8]) -> Result<DtmModel, String> {
+        if bytes.len() != MODEL_BYTES {
+            return Err(format!(
+                "a model of {} bytes, not {MODEL_BYTES}",
+                bytes.len()
+            ));
+        }
+        let sub = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
+        crate::wdl_rans::check_sub(sub as u64)?;
+        let mut freq = vec![[0u16; SYMBOLS]; CONTEXTS];
+        for (c, f) in freq.iter_mut().enumerate() {
+            for (s, x) in f.iter_mut().enumerate() {
+                let at = 4 + 2 * (SYMBOLS * c + s);
+                *x = u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+            }
+            if f.iter().map(|&x| x as u32).sum::<u32>() != TOTAL {
+                return Err(format!("context {c}: frequencies do not sum to {TOTAL}"));
+            }
+        }
+        Ok(DtmModel::with(sub, freq))
+    }
+
+    /// Codes one distance block whose sub-blocks hold the entries `groups` (at most 65,535
+    /// entries in all). Errors for an entry the model cannot code.
+    pub fn encode(&self, groups: &[&[u16]]) -> Result<Vec<u8>, String> {
+        let k = groups.len();
+        if k == 0 {
+            return Err("a block of no sub-blocks".into());
+        }
+        let total: usize = groups.iter().map(|g| g.len()).sum();
+        if total > u16::MAX as usize {
+            return Err(format!("{total} entries in a block"));
+        }
+        let mut out = Vec::new();
+        let mut before = 0usize;
+        for g in &groups[..k - 1] {
+            before += g.len();
+            out.extend_from_slice(&(before as u16).to_le_bytes());
+        }
+        out.extend_from_slice(&(total as u16).to_le_bytes());
+        let streams = groups
+            .iter()
+            .map(|g| self.encode_stream(g))
+            .collect::<Result<Vec<_>, String>>()?;
+        for s in &streams[..k - 1] {
+            put_leb128(&mut out, s.len());
+        }
+        for s in &streams {
+            out.extend_from_slice(s);
+        }
+        Ok(out)
+    }
+
+    /// One sub-block's stream (empty for no entries).
+    fn encode_stream(&self, entries: &[u16]) -> Result<Vec<u8>, String> {
+        if entries.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut ctx = Vec::with_capacity(entries.len());
+        let mut c = START;
+        for &v in entries {
+            ctx.push(c);
+            c = next(v);
+        }
+        let mut out = Vec::new();
+        let mut x = LOW;
+        // rANS is last in, first out: code backwards, an escape's numbers before its symbol.
+        for (&v, &c) in entries.iter().zip(&ctx).rev() {
+            let s = (v as usize).min(ESCAPE);
+            if s == ESCAPE {
+                let rest = v as u32 - ESCAPE as u32;
+                put(&mut x, &mut out, 1, rest >> PREC);
+                put(&mut x, &mut out, 1, rest & (TOTAL - 1));
+            }
+            let f = self.freq[c][s] as u32;
+            if f == 0 {
+                return Err(format!("entry {v} has no frequency in context {c}"));
+            }
+            put(&mut x, &mut out, f, self.cum[c][s] as u32);
+        }
+        out.extend_from_slice(&x.to_le_bytes()[..STATE_BYTES]);
+        out.reverse();
+        Ok(out)
+    }
+
+    /// The parts of a block of `k` sub-blocks: its head of counts (`k - 1` numbers, then the
+    /// block's entries) and where each stream lies.
+    fn parts<'a>(&self, data: &'a [u8], k: usize) -> Result<Parts<'a>, String> {
+        let head = data
+            .get(..2 * k)
+            .ok_or_else(|| "a block shorter than its head".to_string())?;
+        let count = |j: usize| u16::from_le_bytes([head[2 * j], head[2 * j + 1]]) as usize;
+        let mut bounds = Vec::with_capacity(k + 1);
+        bounds.push(0usize);
+        for j in 0..k {
+            if count(j) < bounds[j] {
+                return Err(format!("the head's counts fall at sub-block {}", j + 1));
+            }
+            bounds.push(count(j));
+        }
+        let mut at = 2 * k;
+        let mut lens = Vec::with_capacity(k);
+        for _ in 0..k - 1 {
+            lens.push(get_leb128(data, &mut at)?);
+        }
+        let mut starts = Vec::with_capacity(k + 1);
+        starts.push(at);
+        for &l in &lens {
+            let end = starts[starts.len() - 1] + l;
+            starts.push(end);
+        }
+        if starts[k - 1] > data.len() {
+            return Err("stream lengths beyond the block".into());
+        }
+        starts.push(data.len());
+        Ok(Parts {
+            data,
+            bounds,
+            starts,
+        })
+    }
+
+    /// Entry `i` of sub-block `j` of a block of `k` sub-blocks, decoding that sub-block's
+    /// stream up to it.
+    pub fn entry(&self, data: &[u8], k: usize, j: usize, i: usize) -> Result<u16, String> {
+        if j >= k {
+            return Err(format!("sub-block {j} of {k}"));
+        }
+        let p = self.parts(data, k)?;
+        let n = p.bounds[j + 1] - p.bounds[j];
+        if i >= n {
+            return Err(format!("entry {i} of {n} in sub-block {j}"));
+        }
+        let mut d = Decoder::new(p.stream(j))?;
+        let mut c = START;
+        let mut v = 0;
+        for _ in 0..=i {
+            v = d.entry(self, c)?;
+            c = next(v);
+        }
+        Ok(v)
+    }
+
+    /// Decodes a whole block of `k` sub-blocks: its head (the entries before each sub-block
+    /// but the first) into `head` and every entry into `out` (both cleared first), checking
+    /// that each stream ends where it should, in the state it started from.
+    pub fn decode(
+        &self,
+        data: &[u8],
+        k: usize,
+        head: &mut Vec<u16>,
+        out: &mut Vec<u16>,
+    ) -> Result<(), String> {
+        let p = self.parts(data, k)?;
+        head.clear();
+        head.extend(p.bounds[1..k].iter().map(|&b| b as u16));
+        out.clear();
+        for j in 0..k {
+            let n = p.bounds[j + 1] - p.bounds[j];
+            let stream = p.stream(j);
+            if n == 0 {
+                if !stream.is_empty() {
+                    return Err(format!("a stream for sub-block {j} of no entries"));
+                }
+                continue;
+            }
+            let mut d = Decoder::new(stream)?;
+            let mut c = START;
+            for _ in 0..n {
+                let v = d.entry(self, c)?;
+                out.push(v);
+                c = next(v);
+            }
+            if !d.finished() {
+                return Err(format!("sub-block {j} does not end where its stream does"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A block's head counts and stream bounds.
+struct Parts<'a> {
+    data: &'a [u8],
+    /// Entries before each sub-block, and the block's (k + 1 numbers).
+    bounds: Vec<usize>,
+    /// Where each stream starts, and the block's end (k + 1 numbers).
+    starts: Vec<usize>,
+}
+
+impl Parts<'_> {
+    fn stream(&self, j: usize) -> &[u8] {
+        &self.data[self.starts[j]..self.starts[j + 1]]
+    }
+}
+
+/// Codes a symbol of frequency `f` starting at `cum` into state `x`, renormalising into `out`.
+#[inline]
+fn put(x: &mut u32, out: &mut Vec<u8>, f: u32, cum: u32) {
+    let max = ((LOW >> PREC) << 8) * f;
+    while *x >= max {
+        out.push(*x as u8);
+        *x >>= 8;
+    }
+    *x = ((*x / f) << PREC) + *x % f + cum;
+}
+
+/// Frequencies summing to 4096 for symbol counts `n`: each symbol seen at least 1; a context
+/// never seen gets all alike.
+fn quantize(n: &[u64; SYMBOLS]) -> [u16; SYMBOLS] {
+    let total: u64 = n.iter().sum();
+    if total == 0 {
+        return [(TOTAL as usize / SYMBOLS) as u16; SYMBOLS];
+    }
+    let mut f = [0u32; SYMBOLS];
+    for (x, &k) in f.iter_mut().zip(n) {
+        if k > 0 {
+            *x = ((k as u128 * TOTAL as u128 / total as u128) as u32).max(1);
+        }
+    }
+    // The rounding's excess or shortfall goes to the most frequent symbol, which keeps at
+    // least 1: its share is at least 64, the others' excess at most 63.
+    let big = (0..SYMBOLS).max_by_key(|&s| f[s]).expect("symbols");
+    let sum: u32 = f.iter().sum();
+    f[big] = f[big] + TOTAL - sum;
+    f.map(|x| x as u16)
+}
+
+/// Appends `v` as LEB128 (7 bits a byte, low first, the high bit set on all but the last).
+fn put_leb128(out: &mut Vec<u8>, mut v: usize) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Reads a LEB128 number of at most 3 bytes at `*at`, moving past it.
+fn get_leb128(bytes: &[u8], at: &mut usize) -> Result<usize, String> {
+    let mut v = 0usize;
+    for shift in [0, 7, 14] {
+        let b = *bytes.get(*at).ok_or("stream lengths cut short")?;
+        *at += 1;
+        v |= ((b & 0x7f) as usize) << shift;
+        if b < 0x80 {
+            return Ok(v);
+        }
+    }
+    Err("a stream length over 3 bytes".into())
+}
+
+/// The state of one stream's decoding.
+struct Decoder<'a> {
+    x: u32,
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Decoder<'a> {
+    fn new(bytes: &'a [u8]) -> Result<Decoder<'a>, String> {
+        let head = bytes
+            .get(..STATE_BYTES)
+            .ok_or("a stream shorter than its state")?;
+        let x = head.iter().fold(0u32, |x, &b| (x << 8) | b as u32);
+        if !(LOW..LOW << 8).contains(&x) {
+            return Err("a stream's state out of range".into());
+        }
+        Ok(Decoder {
+            x,
+            bytes,
+            at: STATE_BYTES,
+        })
+    }
+
+    /// Reads one symbol whose slot is `t`, of frequency `f` starting at `cum`.
+    #[inline]
+    fn take(&mut self, t: u32, f: u32, cum: u32) -> Result<(), String> {
+        self.x = f * (self.x >> PREC) + t - cum;
+        while self.x < LOW {
+            let b = *self.bytes.get(self.at).ok_or("a stream cut short")?;
+            self.x = (self.x << 8) | b as u32;
+            self.at += 1;
+        }
+        Ok(())
+    }
+
+    /// A 12-bit number coded with frequency 1.
+    #[inline]
+    fn number(&mut self) -> Result<u32, String> {
+        let t = self.x & (TOTAL - 1);
+        self.take(t, 1, t)?;
+        Ok(t)
+    }
+
+    /// The next entry, in context `c`.
+    #[inline]
+    fn entry(&mut self, m: &DtmModel, c: usize) -> Result<u16, String> {
+        let t = self.x & (TOTAL - 1);
+        let cum = &m.cum[c];
+        // The symbol whose range holds t: the last start at or below it (a symbol of
+        // frequency 0 has no range; t < TOTAL = cum[SYMBOLS]).
+        let mut s = m.first[c][(t >> 6) as usize] as usize;
+        while cum[s + 1] as u32 <= t {
+            s += 1;
+        }
+        self.take(t, m.freq[c][s] as u32, cum[s] as u32)?;
+        if s < ESCAPE {
+            return Ok(s as u16);
+        }
+        let low = self.number()?;
+        let high = self.number()?;
+        let v = ESCAPE as u32 + (high << PREC) + low;
+        u16::try_from(v).map_err(|_| format!("an escaped entry of {v}"))
+    }
+
+    /// Whether every byte was read and the state is the one coding started from.
+    fn finished(&self) -> bool {
+        self.at == self.bytes.len() && self.x == LOW
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pseudo-random entries, mostly small and near the one before, some escaped.
+    fn groups(k: usize, seed: u64) -> Vec<Vec<u16>> {
+        let mut x = seed | 1;
+        let mut rnd = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        (0..k)
+            .map(|j| {
+                let n = if j % 5 == 3 {
+                    0
+                } else {
+                    (rnd() % 300) as usize
+                };
+                if j % 5 == 1 {
+                    // Constant sub-blocks.
+                    return vec![(j % 3) as u16 * 100; n];
+                }
+                let mut v = 3u16;
+                (0..n)
+                    .map(|_| {
+                        let r = rnd();
+                        v = match r % 400 {
+                            0 => (r >> 8) as u16 % 9000,
+                            1..=80 => (r >> 8) as u16 % 40,
+                            _ => v,
+                        };
+                        v
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn coded(m: &DtmModel, gs: &[Vec<u16>]) -> Vec<u8> {
+        let refs: Vec<&[u16]> = gs.iter().map(|g| &g[..]).collect();
+        m.encode(&refs).unwrap()
+    }
+
+    #[test]
+    fn blocks_decode_to_their_entries_whole_and_one_by_one() {
+        for (k, seed) in [(8, 1), (1, 2), (4, 3), (8, 4)] {
+            let gs = groups(k, seed);
+            let m = DtmModel::fit(gs.iter().map(|g| &g[..]), 512).unwrap();
+            let m = DtmModel::from_bytes(&m.to_bytes()).unwrap();
+            let data = coded(&m, &gs);
+            let (mut head, mut out) = (Vec::new(), Vec::new());
+            m.decode(&data, k, &mut head, &mut out).unwrap();
+            assert_eq!(out, gs.concat());
+            let mut before = 0;
+            for (j, g) in gs.iter().enumerate() {
+                if j > 0 {
+                    assert_eq!(head[j - 1] as usize, before);
+                }
+                before += g.len();
+                for (i, &v) in g.iter().enumerate() {
+                    assert_eq!(m.entry(&data, k, j, i).unwrap(), v, "{j} {i}");
+                }
+                assert!(m.entry(&data, k, j, g.len()).is_err());
+            }
+        }
+    }
+
+    #[test]
+    fn damaged_and_cut_blocks_are_errors() {
+        let gs = groups(8, 7);
+        let m = DtmModel::fit(gs.iter().map(|g| &g[..]), 512).unwrap();
+        let data = coded(&m, &gs);
+        let (mut head, mut out) = (Vec::new(), Vec::new());
+        let mut caught = 0;
+        for i in 0..data.len() {
+            let mut bad = data.clone();
+            bad[i] ^= 0x10;
+            if m.decode(&bad, 8, &mut head, &mut out).is_err() {
+                caught += 1;
+            }
+        }
+        // The final state catches nearly every flip; an escaped entry's 24 bits are coded
+        // without redundancy (the file's block checksums catch those).
+        assert!(caught * 10 > data.len() * 8, "{caught} of {}", data.len());
+        for cut in 0..data.len() {
+            assert!(m.decode(&data[..cut], 8, &mut head, &mut out).is_err());
+        }
+        let mut bytes = m.to_bytes();
+        bytes[100] ^= 1;
+        assert!(DtmModel::from_bytes(&bytes).is_err());
+        assert!(DtmModel::from_bytes(&bytes[2..]).is_err());
+    }
+
+    #[test]
+    fn an_entry_the_model_never_saw_is_refused() {
+        let m = DtmModel::fit([&[1u16, 1, 2][..]], 512).unwrap();
+        assert!(m.encode(&[&[1, 5]]).is_err());
+        assert!(m.encode(&[]).is_err());
+    }
+}
