@@ -151,29 +151,13 @@ impl BlockFile {
     ) -> Result<BlockFile, TableError> {
         let (mut dict, mut model, mut dtm_model) = (None, None, None);
         if layout.coder == CODER_DTM_RANS {
-            let bytes = file.bytes(0..layout.dict_len as usize, &|_, _| Ok(()))?;
-            let m = DtmModel::from_bytes(bytes).map_err(|m| {
-                TableError::Corrupt(file.path().to_path_buf(), format!("its model: {m}"))
-            })?;
-            if m.sub_slots() as u64 > layout.block_slots as u64 {
-                return Err(TableError::Corrupt(
-                    file.path().to_path_buf(),
-                    "sub-blocks larger than blocks".into(),
-                ));
-            }
-            dtm_model = Some(m);
+            dtm_model = Some(model_of(&file, &layout, DtmModel::from_bytes, |m| {
+                m.sub_slots()
+            })?);
         } else if layout.coder == CODER_RANS {
-            let bytes = file.bytes(0..layout.dict_len as usize, &|_, _| Ok(()))?;
-            let m = WdlModel::from_bytes(bytes).map_err(|m| {
-                TableError::Corrupt(file.path().to_path_buf(), format!("its model: {m}"))
-            })?;
-            if m.sub_slots() as u64 > layout.block_slots as u64 {
-                return Err(TableError::Corrupt(
-                    file.path().to_path_buf(),
-                    "sub-blocks larger than blocks".into(),
-                ));
-            }
-            model = Some(m);
+            model = Some(model_of(&file, &layout, WdlModel::from_bytes, |m| {
+                m.sub_slots()
+            })?);
         } else if layout.dict_len > 0 {
             let bytes = file.bytes(0..layout.dict_len as usize, &|_, _| Ok(()))?;
             dict = Some(zstd_safe::DDict::create(bytes));
@@ -331,6 +315,23 @@ impl BlockFile {
     }
 }
 
+/// A rANS coder's model, from the dictionary's place of `file`, checked: sub-blocks within a
+/// block.
+fn model_of<M>(
+    file: &Mapped,
+    layout: &Layout,
+    parse: impl Fn(&[u8]) -> Result<M, String>,
+    sub: impl Fn(&M) -> usize,
+) -> Result<M, TableError> {
+    let bytes = file.bytes(0..layout.dict_len as usize, &|_, _| Ok(()))?;
+    let corrupt = |m: String| TableError::Corrupt(file.path().to_path_buf(), m);
+    let m = parse(bytes).map_err(|m| corrupt(format!("its model: {m}")))?;
+    if sub(&m) as u64 > layout.block_slots as u64 {
+        return Err(corrupt("sub-blocks larger than blocks".into()));
+    }
+    Ok(m)
+}
+
 /// Compresses blocks (with a dictionary, if not empty) into an index of their ends and their
 /// data: `(8 (blocks + 1)` bytes of index from offset 0, then the data`, data length)`.
 pub fn build_body(blocks: &[Vec<u8>], dict: &[u8], level: i32) -> Result<(Vec<u8>, u64), String> {
@@ -370,21 +371,11 @@ pub fn rans_body(model: &WdlModel, blocks: &[&[u8]]) -> Result<(Vec<u8>, u64), S
     let coded = crate::par::map_items(blocks, |b| model.encode(b))
         .into_iter()
         .collect::<Result<Vec<_>, String>>()?;
-    let mut body = model.to_bytes();
-    let mut end = 0u64;
-    body.extend_from_slice(&0u64.to_le_bytes());
-    for c in &coded {
-        end += c.len() as u64;
-        body.extend_from_slice(&end.to_le_bytes());
-    }
-    for c in &coded {
-        body.extend_from_slice(c);
-    }
-    Ok((body, end))
+    Ok(crate::rans::body(model.to_bytes(), &coded))
 }
 
-/// A [`CODER_DTM_RANS`] file's body from its model and each block's entries by sub-block:
-/// the model (as the dictionary), the index, the coded blocks; and the data's length.
+/// A [`CODER_DTM_RANS`] file's body from its model and each block's entries by sub-block,
+/// as [`rans_body`].
 pub fn dtm_rans_body(model: &DtmModel, blocks: &[Vec<Vec<u16>>]) -> Result<(Vec<u8>, u64), String> {
     let coded = crate::par::map_items(blocks, |b| {
         let groups: Vec<&[u16]> = b.iter().map(|g| &g[..]).collect();
@@ -392,17 +383,7 @@ pub fn dtm_rans_body(model: &DtmModel, blocks: &[Vec<Vec<u16>>]) -> Result<(Vec<
     })
     .into_iter()
     .collect::<Result<Vec<_>, String>>()?;
-    let mut body = model.to_bytes();
-    let mut end = 0u64;
-    body.extend_from_slice(&0u64.to_le_bytes());
-    for c in &coded {
-        end += c.len() as u64;
-        body.extend_from_slice(&end.to_le_bytes());
-    }
-    for c in &coded {
-        body.extend_from_slice(c);
-    }
-    Ok((body, end))
+    Ok(crate::rans::body(model.to_bytes(), &coded))
 }
 
 /// About 100 times `size` bytes of blocks spread evenly over `blocks` (those of at least 8

@@ -19,13 +19,8 @@
 //! block. A stream is the coder's final state (3 bytes, most significant first) and the bytes
 //! its renormalisations read, in order, as in [`crate::wdl_rans`].
 
-/// Bits of the frequencies: each context's sum to `1 << PREC`.
-const PREC: u32 = 12;
-const TOTAL: u32 = 1 << PREC;
-/// The lower bound of the coder's state, where a stream starts and ends; states lie in
-/// `LOW .. LOW << 8` (3 bytes).
-const LOW: u32 = 1 << 15;
-const STATE_BYTES: usize = 3;
+use crate::rans::{get_leb128, put_leb128, Decoder, Encoder, PREC, TOTAL};
+
 /// Symbols: entries 0 to 62, and the escape.
 const SYMBOLS: usize = 64;
 const ESCAPE: usize = SYMBOLS - 1;
@@ -110,37 +105,17 @@ impl DtmModel {
 
     /// The model's bytes (see the module's documentation).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(MODEL_BYTES);
-        out.extend_from_slice(&self.sub.to_le_bytes());
-        for f in &self.freq {
-            for x in f {
-                out.extend_from_slice(&x.to_le_bytes());
-            }
-        }
-        out
+        crate::rans::model_bytes(self.sub, self.freq.iter().flatten())
     }
 
     /// The model `bytes` hold, checked: a sub-block size the coders allow, every context's
     /// frequencies summing to 4096.
     pub fn from_bytes(bytes: &[u8]) -> Result<DtmModel, String> {
-        if bytes.len() != MODEL_BYTES {
-            return Err(format!(
-                "a model of {} bytes, not {MODEL_BYTES}",
-                bytes.len()
-            ));
-        }
-        let sub = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
-        crate::wdl_rans::check_sub(sub as u64)?;
-        let mut freq = vec![[0u16; SYMBOLS]; CONTEXTS];
-        for (c, f) in freq.iter_mut().enumerate() {
-            for (s, x) in f.iter_mut().enumerate() {
-                let at = 4 + 2 * (SYMBOLS * c + s);
-                *x = u16::from_le_bytes([bytes[at], bytes[at + 1]]);
-            }
-            if f.iter().map(|&x| x as u32).sum::<u32>() != TOTAL {
-                return Err(format!("context {c}: frequencies do not sum to {TOTAL}"));
-            }
-        }
+        let (sub, all) = crate::rans::parse_model(bytes, CONTEXTS, SYMBOLS)?;
+        let freq = all
+            .chunks_exact(SYMBOLS)
+            .map(|x| x.try_into().expect("SYMBOLS frequencies"))
+            .collect();
         Ok(DtmModel::with(sub, freq))
     }
 
@@ -186,25 +161,22 @@ impl DtmModel {
             ctx.push(c);
             c = next(v);
         }
-        let mut out = Vec::new();
-        let mut x = LOW;
+        let mut e = Encoder::default();
         // rANS is last in, first out: code backwards, an escape's numbers before its symbol.
         for (&v, &c) in entries.iter().zip(&ctx).rev() {
             let s = (v as usize).min(ESCAPE);
             if s == ESCAPE {
                 let rest = v as u32 - ESCAPE as u32;
-                put(&mut x, &mut out, 1, rest >> PREC);
-                put(&mut x, &mut out, 1, rest & (TOTAL - 1));
+                e.put(1, rest >> PREC);
+                e.put(1, rest & (TOTAL - 1));
             }
             let f = self.freq[c][s] as u32;
             if f == 0 {
                 return Err(format!("entry {v} has no frequency in context {c}"));
             }
-            put(&mut x, &mut out, f, self.cum[c][s] as u32);
+            e.put(f, self.cum[c][s] as u32);
         }
-        out.extend_from_slice(&x.to_le_bytes()[..STATE_BYTES]);
-        out.reverse();
-        Ok(out)
+        Ok(e.finish())
     }
 
     /// The parts of a block of `k` sub-blocks: its head of counts (`k - 1` numbers, then the
@@ -259,7 +231,7 @@ impl DtmModel {
         let mut c = START;
         let mut v = 0;
         for _ in 0..=i {
-            v = d.entry(self, c)?;
+            v = entry(&mut d, self, c)?;
             c = next(v);
         }
         Ok(v)
@@ -291,7 +263,7 @@ impl DtmModel {
             let mut d = Decoder::new(stream)?;
             let mut c = START;
             for _ in 0..n {
-                let v = d.entry(self, c)?;
+                let v = entry(&mut d, self, c)?;
                 out.push(v);
                 c = next(v);
             }
@@ -318,17 +290,6 @@ impl Parts<'_> {
     }
 }
 
-/// Codes a symbol of frequency `f` starting at `cum` into state `x`, renormalising into `out`.
-#[inline]
-fn put(x: &mut u32, out: &mut Vec<u8>, f: u32, cum: u32) {
-    let max = ((LOW >> PREC) << 8) * f;
-    while *x >= max {
-        out.push(*x as u8);
-        *x >>= 8;
-    }
-    *x = ((*x / f) << PREC) + *x % f + cum;
-}
-
 /// Frequencies summing to 4096 for symbol counts `n`: each symbol seen at least 1; a context
 /// never seen gets all alike.
 fn quantize(n: &[u64; SYMBOLS]) -> [u16; SYMBOLS] {
@@ -350,97 +311,30 @@ fn quantize(n: &[u64; SYMBOLS]) -> [u16; SYMBOLS] {
     f.map(|x| x as u16)
 }
 
-/// Appends `v` as LEB128 (7 bits a byte, low first, the high bit set on all but the last).
-fn put_leb128(out: &mut Vec<u8>, mut v: usize) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
+/// Decodes the next entry of `d` in context `c` of model `m`.
+#[inline]
+fn entry(d: &mut Decoder, m: &DtmModel, c: usize) -> Result<u16, String> {
+    let t = d.slot();
+    let cum = &m.cum[c];
+    // The symbol whose range holds t: from the table's guess, step up past the ranges that
+    // end at or below it (a symbol of frequency 0 has an empty range; cum[SYMBOLS] = TOTAL).
+    let mut s = m.first[c][(t >> 6) as usize] as usize;
+    while cum[s + 1] as u32 <= t {
+        s += 1;
     }
-    out.push(v as u8);
-}
-
-/// Reads a LEB128 number of at most 3 bytes at `*at`, moving past it.
-fn get_leb128(bytes: &[u8], at: &mut usize) -> Result<usize, String> {
-    let mut v = 0usize;
-    for shift in [0, 7, 14] {
-        let b = *bytes.get(*at).ok_or("stream lengths cut short")?;
-        *at += 1;
-        v |= ((b & 0x7f) as usize) << shift;
-        if b < 0x80 {
-            return Ok(v);
-        }
+    d.take(t, m.freq[c][s] as u32, cum[s] as u32)?;
+    if s < ESCAPE {
+        return Ok(s as u16);
     }
-    Err("a stream length over 3 bytes".into())
-}
-
-/// The state of one stream's decoding.
-struct Decoder<'a> {
-    x: u32,
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Decoder<'a> {
-    fn new(bytes: &'a [u8]) -> Result<Decoder<'a>, String> {
-        let head = bytes
-            .get(..STATE_BYTES)
-            .ok_or("a stream shorter than its state")?;
-        let x = head.iter().fold(0u32, |x, &b| (x << 8) | b as u32);
-        if !(LOW..LOW << 8).contains(&x) {
-            return Err("a stream's state out of range".into());
-        }
-        Ok(Decoder {
-            x,
-            bytes,
-            at: STATE_BYTES,
-        })
-    }
-
-    /// Reads one symbol whose slot is `t`, of frequency `f` starting at `cum`.
-    #[inline]
-    fn take(&mut self, t: u32, f: u32, cum: u32) -> Result<(), String> {
-        self.x = f * (self.x >> PREC) + t - cum;
-        while self.x < LOW {
-            let b = *self.bytes.get(self.at).ok_or("a stream cut short")?;
-            self.x = (self.x << 8) | b as u32;
-            self.at += 1;
-        }
-        Ok(())
-    }
-
-    /// A 12-bit number coded with frequency 1.
-    #[inline]
-    fn number(&mut self) -> Result<u32, String> {
-        let t = self.x & (TOTAL - 1);
-        self.take(t, 1, t)?;
-        Ok(t)
-    }
-
-    /// The next entry, in context `c`.
-    #[inline]
-    fn entry(&mut self, m: &DtmModel, c: usize) -> Result<u16, String> {
-        let t = self.x & (TOTAL - 1);
-        let cum = &m.cum[c];
-        // The symbol whose range holds t: the last start at or below it (a symbol of
-        // frequency 0 has no range; t < TOTAL = cum[SYMBOLS]).
-        let mut s = m.first[c][(t >> 6) as usize] as usize;
-        while cum[s + 1] as u32 <= t {
-            s += 1;
-        }
-        self.take(t, m.freq[c][s] as u32, cum[s] as u32)?;
-        if s < ESCAPE {
-            return Ok(s as u16);
-        }
-        let low = self.number()?;
-        let high = self.number()?;
-        let v = ESCAPE as u32 + (high << PREC) + low;
-        u16::try_from(v).map_err(|_| format!("an escaped entry of {v}"))
-    }
-
-    /// Whether every byte was read and the state is the one coding started from.
-    fn finished(&self) -> bool {
-        self.at == self.bytes.len() && self.x == LOW
-    }
+    // Two 12-bit numbers of frequency 1: the slot is the number.
+    let mut number = || {
+        let t = d.slot();
+        d.take(t, 1, t).map(|()| t)
+    };
+    let low = number()?;
+    let high = number()?;
+    let v = ESCAPE as u32 + (high << PREC) + low;
+    u16::try_from(v).map_err(|_| format!("an escaped entry of {v}"))
 }
 
 #[cfg(test)]

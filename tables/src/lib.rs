@@ -40,6 +40,7 @@ pub mod oaq_table;
 pub mod packed;
 pub mod par;
 pub mod ranked_view;
+pub mod rans;
 pub mod sector_key;
 pub mod sector_table;
 pub mod slot_order;

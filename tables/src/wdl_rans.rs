@@ -23,14 +23,8 @@
 //!   significant first, so its first byte is below 128) and the bytes its renormalisations
 //!   read, in order.
 
-/// Bits of the frequencies: each context's frequencies sum to `1 << PREC`.
-pub const PREC: u32 = 12;
-const TOTAL: u32 = 1 << PREC;
-/// The lower bound of the coder's state; a stream starts and ends at it. States lie in
-/// `LOW .. LOW << 8`: 3 bytes.
-const LOW: u32 = 1 << 15;
-/// Bytes of a stream's state.
-const STATE_BYTES: usize = 3;
+use crate::rans::{get_leb128, put_leb128, Decoder, Encoder, TOTAL};
+
 /// Contexts: the 4 symbols before, 2 bits each.
 const CONTEXTS: usize = 256;
 /// The context at a sub-block's start: "nothing before", four times.
@@ -96,36 +90,16 @@ impl WdlModel {
 
     /// The model's bytes (see the module's documentation).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(MODEL_BYTES);
-        out.extend_from_slice(&self.sub.to_le_bytes());
-        for f in &self.freq {
-            for x in f {
-                out.extend_from_slice(&x.to_le_bytes());
-            }
-        }
-        out
+        crate::rans::model_bytes(self.sub, self.freq.iter().flatten())
     }
 
     /// The model `bytes` hold, checked: a sub-block size it allows, every context's
     /// frequencies summing to 4096.
     pub fn from_bytes(bytes: &[u8]) -> Result<WdlModel, String> {
-        if bytes.len() != MODEL_BYTES {
-            return Err(format!(
-                "a model of {} bytes, not {MODEL_BYTES}",
-                bytes.len()
-            ));
-        }
-        let sub = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
-        check_sub(sub as u64)?;
+        let (sub, all) = crate::rans::parse_model(bytes, CONTEXTS, 3)?;
         let mut freq = [[0u16; 3]; CONTEXTS];
-        for (c, f) in freq.iter_mut().enumerate() {
-            for (s, x) in f.iter_mut().enumerate() {
-                let at = 4 + 6 * c + 2 * s;
-                *x = u16::from_le_bytes([bytes[at], bytes[at + 1]]);
-            }
-            if f.iter().map(|&x| x as u32).sum::<u32>() != TOTAL {
-                return Err(format!("context {c}: frequencies do not sum to {TOTAL}"));
-            }
+        for (f, x) in freq.iter_mut().zip(all.chunks_exact(3)) {
+            f.copy_from_slice(x);
         }
         Ok(WdlModel::with(sub, freq))
     }
@@ -188,23 +162,15 @@ impl WdlModel {
             ctx.push(c);
             c = next(c, s);
         }
-        let mut out = Vec::new();
-        let mut x = LOW;
+        let mut e = Encoder::default();
         for (&s, &c) in part.iter().zip(&ctx).rev() {
             let f = self.freq[c][s as usize] as u32;
             if f == 0 {
                 return Err(format!("symbol {s} has no frequency in context {c}"));
             }
-            let max = ((LOW >> PREC) << 8) * f;
-            while x >= max {
-                out.push(x as u8);
-                x >>= 8;
-            }
-            x = ((x / f) << PREC) + x % f + self.cum[c][s as usize] as u32;
+            e.put(f, self.cum[c][s as usize] as u32);
         }
-        out.extend_from_slice(&x.to_le_bytes()[..STATE_BYTES]);
-        out.reverse();
-        Ok(out)
+        Ok(e.finish())
     }
 
     /// What sub-block `j` of a block of `n` slots holds: a symbol throughout, or a stream.
@@ -261,7 +227,7 @@ impl WdlModel {
                 let mut d = Decoder::new(stream)?;
                 let mut c = START;
                 for i in 0..to {
-                    let s = d.symbol(self, c)?;
+                    let s = symbol(&mut d, self, c)?;
                     f(i, s);
                     c = next(c, s);
                 }
@@ -311,7 +277,7 @@ impl WdlModel {
                 let mut d = Decoder::new(stream)?;
                 let mut c = START;
                 for i in 0..len {
-                    let s = d.symbol(self, c)?;
+                    let s = symbol(&mut d, self, c)?;
                     if !f(i, s) {
                         break;
                     }
@@ -352,80 +318,22 @@ enum Sub<'a> {
     Stream(&'a [u8]),
 }
 
-/// Appends `v` as LEB128 (7 bits a byte, low first, the high bit set on all but the last).
-fn put_leb128(out: &mut Vec<u8>, mut v: usize) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// Reads a LEB128 number of at most 3 bytes at `*at`, moving past it.
-fn get_leb128(bytes: &[u8], at: &mut usize) -> Result<usize, String> {
-    let mut v = 0usize;
-    for shift in [0, 7, 14] {
-        let b = *bytes.get(*at).ok_or("stream lengths cut short")?;
-        *at += 1;
-        v |= ((b & 0x7f) as usize) << shift;
-        if b < 0x80 {
-            return Ok(v);
-        }
-    }
-    Err("a stream length over 3 bytes".into())
-}
-
-/// The state of one stream's decoding.
-struct Decoder<'a> {
-    x: u32,
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Decoder<'a> {
-    fn new(bytes: &'a [u8]) -> Result<Decoder<'a>, String> {
-        let head = bytes
-            .get(..STATE_BYTES)
-            .ok_or("a stream shorter than its state")?;
-        let x = head.iter().fold(0u32, |x, &b| (x << 8) | b as u32);
-        // Every state the encoder leaves lies in LOW .. LOW << 8; others would overflow.
-        if !(LOW..LOW << 8).contains(&x) {
-            return Err("a stream's state out of range".into());
-        }
-        Ok(Decoder {
-            x,
-            bytes,
-            at: STATE_BYTES,
-        })
-    }
-
-    #[inline]
-    fn symbol(&mut self, m: &WdlModel, c: usize) -> Result<u8, String> {
-        let slot = (self.x & (TOTAL - 1)) as u16;
-        let cum = &m.cum[c];
-        let s = if slot >= cum[2] {
-            2
-        } else if slot >= cum[1] {
-            1
-        } else {
-            0
-        };
-        let f = m.freq[c][s] as u32;
-        // A slot at or above a symbol's start, below its end (the frequencies sum to TOTAL):
-        // f > 0, and the new state is below LOW << 8 before renormalising.
-        self.x = f * (self.x >> PREC) + slot as u32 - cum[s] as u32;
-        while self.x < LOW {
-            let b = *self.bytes.get(self.at).ok_or("a stream cut short")?;
-            self.x = (self.x << 8) | b as u32;
-            self.at += 1;
-        }
-        Ok(s as u8)
-    }
-
-    /// Whether every byte was read and the state is the one coding started from.
-    fn finished(&self) -> bool {
-        self.at == self.bytes.len() && self.x == LOW
-    }
+/// Decodes the next symbol of `d` in context `c` of model `m`.
+#[inline]
+fn symbol(d: &mut Decoder, m: &WdlModel, c: usize) -> Result<u8, String> {
+    let slot = d.slot();
+    let cum = &m.cum[c];
+    let s = if slot >= cum[2] as u32 {
+        2
+    } else if slot >= cum[1] as u32 {
+        1
+    } else {
+        0
+    };
+    // A slot at or above a symbol's start, below its end (the frequencies sum to TOTAL):
+    // its frequency is above 0.
+    d.take(slot, m.freq[c][s] as u32, cum[s] as u32)?;
+    Ok(s as u8)
 }
 
 pub(crate) fn check_sub(sub: u64) -> Result<(), String> {

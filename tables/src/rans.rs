@@ -1,0 +1,175 @@
+//! What the two rANS block coders ([`crate::wdl_rans`], [`crate::dtm_rans`]) share: byte-wise
+//! rANS with 12-bit frequencies and a 3-byte state, LEB128 stream lengths, and a block file's
+//! body of model, index and coded blocks.
+
+/// Bits of the frequencies: each context's frequencies sum to `1 << PREC`.
+pub const PREC: u32 = 12;
+/// What each context's frequencies sum to.
+pub const TOTAL: u32 = 1 << PREC;
+/// The lower bound of the coder's state, where a stream starts and ends; states lie in
+/// `LOW .. LOW << 8` (3 bytes).
+pub const LOW: u32 = 1 << 15;
+/// Bytes of a stream's state.
+const STATE_BYTES: usize = 3;
+
+/// A stream being coded: symbols are put last first (rANS is last in, first out).
+pub struct Encoder {
+    x: u32,
+    out: Vec<u8>,
+}
+
+impl Default for Encoder {
+    /// A fresh stream, in the state decoding ends in.
+    fn default() -> Encoder {
+        Encoder {
+            x: LOW,
+            out: Vec::new(),
+        }
+    }
+}
+
+impl Encoder {
+    /// Codes a symbol of frequency `f` (above 0) starting at `cum`, renormalising first.
+    #[inline]
+    pub fn put(&mut self, f: u32, cum: u32) {
+        let max = ((LOW >> PREC) << 8) * f;
+        while self.x >= max {
+            self.out.push(self.x as u8);
+            self.x >>= 8;
+        }
+        self.x = ((self.x / f) << PREC) + self.x % f + cum;
+    }
+
+    /// The stream: the final state (most significant byte first), then the bytes the
+    /// renormalisations wrote, in the order a decoder reads them.
+    pub fn finish(mut self) -> Vec<u8> {
+        self.out
+            .extend_from_slice(&self.x.to_le_bytes()[..STATE_BYTES]);
+        self.out.reverse();
+        self.out
+    }
+}
+
+/// The state of one stream's decoding.
+pub struct Decoder<'a> {
+    x: u32,
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Decoder<'a> {
+    /// Starts decoding `bytes`, checking the state it starts from.
+    pub fn new(bytes: &'a [u8]) -> Result<Decoder<'a>, String> {
+        let head = bytes
+            .get(..STATE_BYTES)
+            .ok_or("a stream shorter than its state")?;
+        let x = head.iter().fold(0u32, |x, &b| (x << 8) | b as u32);
+        // Every state the encoder leaves lies in LOW .. LOW << 8; others would overflow.
+        if !(LOW..LOW << 8).contains(&x) {
+            return Err("a stream's state out of range".into());
+        }
+        Ok(Decoder {
+            x,
+            bytes,
+            at: STATE_BYTES,
+        })
+    }
+
+    /// The slot of the next symbol, `0 .. TOTAL`: the symbol is the one whose range holds it.
+    #[inline]
+    pub fn slot(&self) -> u32 {
+        self.x & (TOTAL - 1)
+    }
+
+    /// Takes the symbol of frequency `f` starting at `cum` whose range holds `slot` (so
+    /// `cum <= slot < cum + f`, and the new state stays below `LOW << 8`), renormalising.
+    #[inline]
+    pub fn take(&mut self, slot: u32, f: u32, cum: u32) -> Result<(), String> {
+        self.x = f * (self.x >> PREC) + slot - cum;
+        while self.x < LOW {
+            let b = *self.bytes.get(self.at).ok_or("a stream cut short")?;
+            self.x = (self.x << 8) | b as u32;
+            self.at += 1;
+        }
+        Ok(())
+    }
+
+    /// Whether every byte was read and the state is the one coding started from.
+    pub fn finished(&self) -> bool {
+        self.at == self.bytes.len() && self.x == LOW
+    }
+}
+
+/// A model's bytes: the sub-block size `sub`, then every frequency as a u16.
+pub fn model_bytes<'a>(sub: u32, freqs: impl IntoIterator<Item = &'a u16>) -> Vec<u8> {
+    let mut out = sub.to_le_bytes().to_vec();
+    for x in freqs {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    out
+}
+
+/// The sub-block size and the frequencies of a model of `contexts` contexts of `symbols`
+/// symbols from its bytes, checked: the length, a sub-block size the coders allow, each
+/// context's frequencies summing to [`TOTAL`].
+pub fn parse_model(
+    bytes: &[u8],
+    contexts: usize,
+    symbols: usize,
+) -> Result<(u32, Vec<u16>), String> {
+    let want = 4 + 2 * contexts * symbols;
+    if bytes.len() != want {
+        return Err(format!("a model of {} bytes, not {want}", bytes.len()));
+    }
+    let sub = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
+    crate::wdl_rans::check_sub(sub as u64)?;
+    let freq: Vec<u16> = bytes[4..]
+        .chunks_exact(2)
+        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+        .collect();
+    for (c, f) in freq.chunks(symbols).enumerate() {
+        if f.iter().map(|&x| x as u32).sum::<u32>() != TOTAL {
+            return Err(format!("context {c}: frequencies do not sum to {TOTAL}"));
+        }
+    }
+    Ok((sub, freq))
+}
+
+/// Appends `v` as LEB128 (7 bits a byte, low first, the high bit set on all but the last).
+pub fn put_leb128(out: &mut Vec<u8>, mut v: usize) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Reads a LEB128 number of at most 3 bytes at `*at`, moving past it.
+pub fn get_leb128(bytes: &[u8], at: &mut usize) -> Result<usize, String> {
+    let mut v = 0usize;
+    for shift in [0, 7, 14] {
+        let b = *bytes.get(*at).ok_or("stream lengths cut short")?;
+        *at += 1;
+        v |= ((b & 0x7f) as usize) << shift;
+        if b < 0x80 {
+            return Ok(v);
+        }
+    }
+    Err("a stream length over 3 bytes".into())
+}
+
+/// A block file's body of `model` bytes (in the dictionary's place), the index and the coded
+/// `blocks`; and the data's length.
+pub fn body(model: Vec<u8>, coded: &[Vec<u8>]) -> (Vec<u8>, u64) {
+    let mut body = model;
+    let mut end = 0u64;
+    body.extend_from_slice(&0u64.to_le_bytes());
+    for c in coded {
+        end += c.len() as u64;
+        body.extend_from_slice(&end.to_le_bytes());
+    }
+    for c in coded {
+        body.extend_from_slice(c);
+    }
+    (body, end)
+}
