@@ -193,6 +193,11 @@ impl BlockFile {
         self.model.as_ref()
     }
 
+    /// This process's number for the file (never reused).
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
     /// The model of a file of [`CODER_DTM_RANS`].
     pub fn dtm_model(&self) -> Option<&DtmModel> {
         self.dtm_model.as_ref()

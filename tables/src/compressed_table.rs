@@ -25,6 +25,7 @@ use crate::packed::{
 };
 use crate::sector_table::{check_header, Header, Table};
 use crate::slot_order::{SlotMap, SlotOrder};
+use crate::sub_cache::{self, Seen};
 use crate::value::{Stored, Value, MAX_DISTANCE};
 use crate::wdl_rans::{WdlModel, MODEL_BYTES};
 use std::path::Path;
@@ -790,6 +791,20 @@ impl CompressedTable {
         let s = self.wdl.layout().block_slots as u64;
         let (b, i) = (slot / s, (slot % s) as usize);
         if let Some(m) = self.wdl.model() {
+            // A sub-block probed before: from the thread's cache (decoded whole the second
+            // time, with the distances if the table has them).
+            let sub = m.sub_slots() as u64;
+            let (g, at) = (slot / sub, (slot % sub) as usize);
+            match sub_cache::look(self.wdl.id(), g, at) {
+                Seen::Decoded(v) => return Ok(Some(sub_cache::unpack(v).0)),
+                Seen::Again => {
+                    let vals = self.sub_values(g, self.dtm.as_ref())?;
+                    let v = vals[at];
+                    sub_cache::store(self.wdl.id(), g, vals);
+                    return Ok(Some(sub_cache::unpack(v).0));
+                }
+                Seen::First => {}
+            }
             // Only the slot's sub-block, up to the slot.
             let data = self.wdl.block_bytes(b)?;
             let mut sym = 3;
@@ -891,6 +906,24 @@ impl CompressedTable {
         let s = self.wdl.layout().block_slots as u64;
         let ds = dtm.layout().block_slots as u64;
         let (b, i) = (slot / s, (slot % s) as usize);
+        if self.by_sub {
+            let sub = self.wdl.model().map_or(1, |m| m.sub_slots()) as u64;
+            let (g, at) = (slot / sub, (slot % sub) as usize);
+            let found = match sub_cache::look(self.wdl.id(), g, at) {
+                Seen::Decoded(v) => Some(v),
+                Seen::Again => {
+                    let vals = self.sub_values(g, Some(dtm))?;
+                    let v = vals[at];
+                    sub_cache::store(self.wdl.id(), g, vals);
+                    Some(v)
+                }
+                Seen::First => None,
+            };
+            if let Some(v) = found {
+                let (sym, half) = sub_cache::unpack(v);
+                return self.stored(sym, half, slot);
+            }
+        }
         let (sym, rank, within) = if self.by_sub {
             self.rank_by_sub(slot, dtm)?
         } else {
@@ -938,14 +971,97 @@ impl CompressedTable {
                 })
             })?,
         };
+        self.stored(sym, half, slot)
+    }
+
+    /// What a decided symbol `sym` with the distance entry `entry` at stored position `slot`
+    /// holds (a draw for [`SYM_DRAW`], whatever the entry).
+    fn stored(&self, sym: u8, entry: u16, slot: u64) -> Result<Option<Stored>, TableError> {
         let half = match (sym, self.searches_wins) {
-            (SYM_WIN, true) if half == 0 => return Ok(Some(Stored::SearchedWin)),
-            (SYM_WIN, true) => half - 1,
-            _ => half,
+            (SYM_DRAW, _) => return Ok(Some(Stored::Value(Value::Draw))),
+            (SYM_WIN, true) if entry == 0 => return Ok(Some(Stored::SearchedWin)),
+            (SYM_WIN, true) => entry - 1,
+            _ => entry,
         };
         Ok(Some(Stored::Value(
             self.decided(sym, half, || format!("slot {slot}"))?,
         )))
+    }
+
+    /// Under the rANS coder: every slot of sub-block `g` (global: stored positions `g m ..`),
+    /// its symbol and distance entry packed ([`sub_cache::pack`]), decoding the sub-block's
+    /// symbols and its entries (encodings 13 and 14) whole; without distances, entries 0.
+    fn sub_values(&self, g: u64, dtm: Option<&BlockFile>) -> Result<Vec<u32>, TableError> {
+        let m = self
+            .wdl
+            .model()
+            .expect("encodings 13 and 14 go with the rANS coder");
+        let sub = m.sub_slots() as u64;
+        let s = self.wdl.layout().block_slots as u64;
+        let (b, j) = (g * sub / s, ((g * sub % s) / sub) as usize);
+        let mut syms = Vec::with_capacity(sub as usize);
+        m.scan(self.wdl.block_bytes(b)?, self.wdl.slots_of(b), j, |_, x| {
+            syms.push(x);
+            true
+        })
+        .map_err(|e| self.corrupt_wdl(format!("block {b}: {e}")))?;
+        let Some(dtm) = dtm else {
+            return Ok(syms.iter().map(|&x| sub_cache::pack(x, 0)).collect());
+        };
+        let ds = dtm.layout().block_slots as u64;
+        let (db, dj) = (g * sub / ds, ((g * sub % ds) / sub) as usize);
+        let corrupt = |m: String| {
+            TableError::Corrupt(
+                dtm.mapped().path().to_path_buf(),
+                format!("block {db}: {m}"),
+            )
+        };
+        let mut entries = Vec::new();
+        if let Some(dm) = dtm.dtm_model() {
+            let k = dtm.slots_of(db).div_ceil(dm.sub_slots());
+            dm.sub_entries(dtm.block_bytes(db)?, k, dj, &mut entries)
+                .map_err(corrupt)?;
+        } else {
+            let head = self.head_len(db);
+            entries = dtm.with_block(db, |bytes| {
+                let count = |j: usize| {
+                    bytes
+                        .get(2 * (j - 1)..2 * j)
+                        .map(|h| u16::from_le_bytes([h[0], h[1]]) as usize)
+                };
+                let from = if dj == 0 { Some(0) } else { count(dj) };
+                let list = bytes.get(head..).and_then(distances);
+                match (from, list) {
+                    (Some(from), Some(list)) => Ok(list.get(from..).unwrap_or_default().to_vec()),
+                    _ => Err(corrupt("its head or entries cut short".into())),
+                }
+            })?;
+        }
+        let decided = syms.iter().filter(|&&x| x != SYM_DRAW).count();
+        if entries.len() < decided || (dtm.dtm_model().is_some() && entries.len() != decided) {
+            return Err(corrupt(format!(
+                "sub-block {dj} holds too few or too many distances"
+            )));
+        }
+        let wins = syms.iter().filter(|&&x| x == SYM_WIN).count();
+        let (mut w, mut l) = (0, wins);
+        Ok(syms
+            .iter()
+            .map(|&x| {
+                let e = match x {
+                    SYM_WIN => {
+                        w += 1;
+                        entries[w - 1]
+                    }
+                    SYM_LOSS => {
+                        l += 1;
+                        entries[l - 1]
+                    }
+                    _ => 0,
+                };
+                sub_cache::pack(x, e)
+            })
+            .collect())
     }
 
     /// Under encodings 13 and 14: the symbol at stored position `slot` and its entry's index

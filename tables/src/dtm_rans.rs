@@ -252,24 +252,47 @@ impl DtmModel {
         head.extend(p.bounds[1..k].iter().map(|&b| b as u16));
         out.clear();
         for j in 0..k {
-            let n = p.bounds[j + 1] - p.bounds[j];
-            let stream = p.stream(j);
-            if n == 0 {
-                if !stream.is_empty() {
-                    return Err(format!("a stream for sub-block {j} of no entries"));
-                }
-                continue;
+            self.stream_entries(&p, j, out)?;
+        }
+        Ok(())
+    }
+
+    /// Decodes every entry of sub-block `j` of a block of `k` sub-blocks into `out` (cleared
+    /// first), checking that its stream ends where it should.
+    pub fn sub_entries(
+        &self,
+        data: &[u8],
+        k: usize,
+        j: usize,
+        out: &mut Vec<u16>,
+    ) -> Result<(), String> {
+        if j >= k {
+            return Err(format!("sub-block {j} of {k}"));
+        }
+        let p = self.parts(data, k)?;
+        out.clear();
+        self.stream_entries(&p, j, out)
+    }
+
+    /// Appends the entries of sub-block `j` of `p` to `out`.
+    fn stream_entries(&self, p: &Parts, j: usize, out: &mut Vec<u16>) -> Result<(), String> {
+        let n = p.bounds[j + 1] - p.bounds[j];
+        let stream = p.stream(j);
+        if n == 0 {
+            if !stream.is_empty() {
+                return Err(format!("a stream for sub-block {j} of no entries"));
             }
-            let mut d = Decoder::new(stream)?;
-            let mut c = START;
-            for _ in 0..n {
-                let v = entry(&mut d, self, c)?;
-                out.push(v);
-                c = next(v);
-            }
-            if !d.finished() {
-                return Err(format!("sub-block {j} does not end where its stream does"));
-            }
+            return Ok(());
+        }
+        let mut d = Decoder::new(stream)?;
+        let mut c = START;
+        for _ in 0..n {
+            let v = entry(&mut d, self, c)?;
+            out.push(v);
+            c = next(v);
+        }
+        if !d.finished() {
+            return Err(format!("sub-block {j} does not end where its stream does"));
         }
         Ok(())
     }
@@ -402,6 +425,9 @@ mod tests {
                     assert_eq!(m.entry(&data, k, j, i).unwrap(), v, "{j} {i}");
                 }
                 assert!(m.entry(&data, k, j, g.len()).is_err());
+                let mut one = Vec::new();
+                m.sub_entries(&data, k, j, &mut one).unwrap();
+                assert_eq!(&one, g);
             }
         }
     }

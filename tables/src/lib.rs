@@ -44,6 +44,7 @@ pub mod rans;
 pub mod sector_key;
 pub mod sector_table;
 pub mod slot_order;
+pub mod sub_cache;
 pub mod value;
 pub mod verify;
 pub mod wdl_rans;
