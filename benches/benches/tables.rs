@@ -1,8 +1,9 @@
 //! Probing one slot of a raw and of a compressed table (nine-mens-morris 5_5_0_0, 31 M slots,
 //! nearly all draws, and 5_6_0_0, 72 M, mixed; in the page cache), at random slots: the
-//! per-probe cost `retro analyse` and the solver pay. The compressed table is written with
-//! `retro compress`'s parameters; 5_6_0_0's win/draw/loss file also without the dictionary
-//! those parameters give it (`compressed_wdl_no_dictionary`). And the checksum
+//! per-probe cost `retro analyse` and the solver pay. The compressed tables: zstd blocks in the
+//! index's slot order (`compressed`, `compressed_wdl`; 5_6_0_0's win/draw/loss file also
+//! without the dictionary, `compressed_wdl_no_dictionary`), and what `retro compress` writes,
+//! the reflected order with the rANS coders (`rans`, `rans_wdl`). And the checksum
 //! of one block as a first read pays it: 16 KiB serial (format version 2) against 4 KiB in four
 //! lanes (version 3).
 
@@ -28,14 +29,19 @@ fn random_slots(n: u64) -> Vec<u64> {
 }
 
 /// Solves sector `w`,`b` (moving phase) and what it depends on into `dir`; its raw table, the
-/// table compressed with `retro compress`'s parameters, and (for `with_plain`) the
-/// win/draw/loss file compressed without a dictionary.
+/// table compressed in zstd blocks in the index's order, (for `with_plain`) the win/draw/loss
+/// file compressed without a dictionary, and the table compressed as `retro compress` does.
 fn tables(
     dir: &std::path::Path,
     w: u8,
     b: u8,
     with_plain: bool,
-) -> (Table, CompressedTable, Option<CompressedTable>) {
+) -> (
+    Table,
+    CompressedTable,
+    Option<CompressedTable>,
+    CompressedTable,
+) {
     let db = Db::new(Mill::new(Profile::default()), dir);
     let k = SectorKey { w, b, wf: 0, bf: 0 };
     solve(&db, &[k], &()).unwrap();
@@ -58,13 +64,25 @@ fn tables(
         // SAFETY: as above.
         unsafe { CompressedTable::open(&wdl, None) }.unwrap()
     });
-    (raw, packed, plain)
+    let p = Params {
+        order: db.slot_order(k),
+        ..Params::default()
+    };
+    let (wdl, dtm) = (
+        path.with_extension("rans.rtbw"),
+        path.with_extension("rans.rtbd"),
+    );
+    compress(&raw, &wdl, Some(&dtm), p).unwrap();
+    // SAFETY: as above.
+    let rans = unsafe { CompressedTable::open(&wdl, Some(&dtm)) }.unwrap();
+    rans.verify().unwrap();
+    (raw, packed, plain, rans)
 }
 
 fn bench(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     for (w, b) in [(5, 5), (5, 6)] {
-        let (raw, packed, plain) = tables(dir.path(), w, b, w != b);
+        let (raw, packed, plain, rans) = tables(dir.path(), w, b, w != b);
         let slots = random_slots(raw.header.slots);
         let mut g = c.benchmark_group(format!("probe_{w}v{b}"));
         let mut i = 0usize;
@@ -84,6 +102,18 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 i = (i + 1) & 0xFFFF;
                 packed.symbol(black_box(slots[i])).unwrap()
+            })
+        });
+        g.bench_function("rans", |b| {
+            b.iter(|| {
+                i = (i + 1) & 0xFFFF;
+                rans.value(black_box(slots[i])).unwrap()
+            })
+        });
+        g.bench_function("rans_wdl", |b| {
+            b.iter(|| {
+                i = (i + 1) & 0xFFFF;
+                rans.symbol(black_box(slots[i])).unwrap()
             })
         });
         if let Some(plain) = &plain {
