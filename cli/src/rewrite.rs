@@ -1,8 +1,8 @@
 //! `retro verify --upgrade`'s step for compressed tables written before December 2026 (slots
 //! in the index's order, or win/draw/loss or distance blocks coded by zstd): written again in
 //! the reflected order (see `retro_tables::slot_order`) with the rANS coders
-//! (`retro_tables::wdl_rans`, `retro_tables::dtm_rans`), where the folder's rules are known, since the order needs the
-//! board. Through a raw working copy: the values decoded and the wasted slots found again from
+//! (`retro_tables::wdl_rans`, `retro_tables::dtm_rans`), where the folder's rules are known,
+//! since the order needs the board. Through a raw working copy: the values decoded and the wasted slots found again from
 //! the index, then compressed as `retro compress` does, the same wins left to a search, every
 //! slot compared with the copy before the copy is removed.
 

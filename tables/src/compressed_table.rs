@@ -141,6 +141,14 @@ impl SearchedWins {
     }
 }
 
+/// The number a distance block's head (encodings 13 and 14) gives for sub-block `j` (at least
+/// 1): the block's entries before it; `None` when the head is cut short.
+fn head_count(bytes: &[u8], j: usize) -> Option<usize> {
+    bytes
+        .get(2 * (j - 1)..2 * j)
+        .map(|h| u16::from_le_bytes([h[0], h[1]]) as usize)
+}
+
 /// [`compress`] from the header and every slot's code of a raw table.
 fn compress_codes(
     h: &Header,
@@ -791,19 +799,8 @@ impl CompressedTable {
         let s = self.wdl.layout().block_slots as u64;
         let (b, i) = (slot / s, (slot % s) as usize);
         if let Some(m) = self.wdl.model() {
-            // A sub-block probed before: from the thread's cache (decoded whole the second
-            // time, with the distances if the table has them).
-            let sub = m.sub_slots() as u64;
-            let (g, at) = (slot / sub, (slot % sub) as usize);
-            match sub_cache::look(self.wdl.id(), g, at) {
-                Seen::Decoded(v) => return Ok(Some(sub_cache::unpack(v).0)),
-                Seen::Again => {
-                    let vals = self.sub_values(g, self.dtm.as_ref())?;
-                    let v = vals[at];
-                    sub_cache::store(self.wdl.id(), g, vals);
-                    return Ok(Some(sub_cache::unpack(v).0));
-                }
-                Seen::First => {}
+            if let Some(v) = self.cached(slot)? {
+                return Ok(Some(sub_cache::unpack(v).0));
             }
             // Only the slot's sub-block, up to the slot.
             let data = self.wdl.block_bytes(b)?;
@@ -907,19 +904,7 @@ impl CompressedTable {
         let ds = dtm.layout().block_slots as u64;
         let (b, i) = (slot / s, (slot % s) as usize);
         if self.by_sub {
-            let sub = self.wdl.model().map_or(1, |m| m.sub_slots()) as u64;
-            let (g, at) = (slot / sub, (slot % sub) as usize);
-            let found = match sub_cache::look(self.wdl.id(), g, at) {
-                Seen::Decoded(v) => Some(v),
-                Seen::Again => {
-                    let vals = self.sub_values(g, Some(dtm))?;
-                    let v = vals[at];
-                    sub_cache::store(self.wdl.id(), g, vals);
-                    Some(v)
-                }
-                Seen::First => None,
-            };
-            if let Some(v) = found {
+            if let Some(v) = self.cached(slot)? {
                 let (sym, half) = sub_cache::unpack(v);
                 return self.stored(sym, half, slot);
             }
@@ -988,6 +973,25 @@ impl CompressedTable {
         )))
     }
 
+    /// Under the rANS coder: stored position `slot`'s symbol and distance entry packed
+    /// ([`sub_cache::pack`]) from the thread's cache of sub-blocks, `None` for a sub-block's
+    /// first probe (decode up to the slot instead). The second probe decodes the sub-block
+    /// whole (with the distances if the table has them) and keeps it.
+    fn cached(&self, slot: u64) -> Result<Option<u32>, TableError> {
+        let sub = self.wdl.model().map_or(1, |m| m.sub_slots()) as u64;
+        let (g, at) = (slot / sub, (slot % sub) as usize);
+        Ok(match sub_cache::look(self.wdl.id(), g, at) {
+            Seen::Decoded(v) => Some(v),
+            Seen::Again => {
+                let vals = self.sub_values(g, self.dtm.as_ref())?;
+                let v = vals[at];
+                sub_cache::store(self.wdl.id(), g, vals);
+                Some(v)
+            }
+            Seen::First => None,
+        })
+    }
+
     /// Under the rANS coder: every slot of sub-block `g` (global: stored positions `g m ..`),
     /// its symbol and distance entry packed ([`sub_cache::pack`]), decoding the sub-block's
     /// symbols and its entries (encodings 13 and 14) whole; without distances, entries 0.
@@ -1024,12 +1028,11 @@ impl CompressedTable {
         } else {
             let head = self.head_len(db);
             entries = dtm.with_block(db, |bytes| {
-                let count = |j: usize| {
-                    bytes
-                        .get(2 * (j - 1)..2 * j)
-                        .map(|h| u16::from_le_bytes([h[0], h[1]]) as usize)
+                let from = if dj == 0 {
+                    Some(0)
+                } else {
+                    head_count(bytes, dj)
                 };
-                let from = if dj == 0 { Some(0) } else { count(dj) };
                 let list = bytes.get(head..).and_then(distances);
                 match (from, list) {
                     (Some(from), Some(list)) => Ok(list.get(from..).unwrap_or_default().to_vec()),
@@ -1103,15 +1106,12 @@ impl CompressedTable {
         let ds = dtm.layout().block_slots as u64;
         let (db, j) = (slot / ds, (slot % ds) as usize / sub);
         let head = |bytes: &[u8]| {
-            bytes
-                .get(2 * (j - 1)..2 * j)
-                .map(|h| u16::from_le_bytes([h[0], h[1]]) as usize)
-                .ok_or_else(|| {
-                    TableError::Corrupt(
-                        dtm.mapped().path().to_path_buf(),
-                        format!("block {db}: its head cut short"),
-                    )
-                })
+            head_count(bytes, j).ok_or_else(|| {
+                TableError::Corrupt(
+                    dtm.mapped().path().to_path_buf(),
+                    format!("block {db}: its head cut short"),
+                )
+            })
         };
         let before = if j == 0 {
             0

@@ -66,7 +66,10 @@ impl DtmModel {
                 c = next(v);
             }
         }
-        Ok(DtmModel::with(sub, counts.iter().map(quantize).collect()))
+        Ok(DtmModel::with(
+            sub,
+            counts.iter().map(crate::rans::quantize).collect(),
+        ))
     }
 
     fn with(sub: u32, freq: Vec<[u16; SYMBOLS]>) -> DtmModel {
@@ -311,27 +314,6 @@ impl Parts<'_> {
     fn stream(&self, j: usize) -> &[u8] {
         &self.data[self.starts[j]..self.starts[j + 1]]
     }
-}
-
-/// Frequencies summing to 4096 for symbol counts `n`: each symbol seen at least 1; a context
-/// never seen gets all alike.
-fn quantize(n: &[u64; SYMBOLS]) -> [u16; SYMBOLS] {
-    let total: u64 = n.iter().sum();
-    if total == 0 {
-        return [(TOTAL as usize / SYMBOLS) as u16; SYMBOLS];
-    }
-    let mut f = [0u32; SYMBOLS];
-    for (x, &k) in f.iter_mut().zip(n) {
-        if k > 0 {
-            *x = ((k as u128 * TOTAL as u128 / total as u128) as u32).max(1);
-        }
-    }
-    // The rounding's excess or shortfall goes to the most frequent symbol, which keeps at
-    // least 1: its share is at least 64, the others' excess at most 63.
-    let big = (0..SYMBOLS).max_by_key(|&s| f[s]).expect("symbols");
-    let sum: u32 = f.iter().sum();
-    f[big] = f[big] + TOTAL - sum;
-    f.map(|x| x as u16)
 }
 
 /// Decodes the next entry of `d` in context `c` of model `m`.

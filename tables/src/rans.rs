@@ -100,6 +100,29 @@ impl<'a> Decoder<'a> {
     }
 }
 
+/// Frequencies summing to [`TOTAL`] for the symbol counts `n` of one context: each symbol
+/// seen gets at least 1; a context never seen gets all alike (the remainder to the first).
+pub fn quantize<const N: usize>(n: &[u64; N]) -> [u16; N] {
+    let total: u64 = n.iter().sum();
+    if total == 0 {
+        let mut f = [(TOTAL as usize / N) as u16; N];
+        f[0] += (TOTAL as usize % N) as u16;
+        return f;
+    }
+    let mut f = [0u32; N];
+    for (x, &k) in f.iter_mut().zip(n) {
+        if k > 0 {
+            *x = ((k as u128 * TOTAL as u128 / total as u128) as u32).max(1);
+        }
+    }
+    // The rounding's excess or shortfall goes to the most frequent symbol, which keeps at
+    // least 1: its share is at least TOTAL / N, the others' excess below N.
+    let big = (0..N).max_by_key(|&s| f[s]).expect("symbols");
+    let sum: u32 = f.iter().sum();
+    f[big] = f[big] + TOTAL - sum;
+    f.map(|x| x as u16)
+}
+
 /// A model's bytes: the sub-block size `sub`, then every frequency as a u16.
 pub fn model_bytes<'a>(sub: u32, freqs: impl IntoIterator<Item = &'a u16>) -> Vec<u8> {
     let mut out = sub.to_le_bytes().to_vec();

@@ -23,7 +23,7 @@
 //!   significant first, so its first byte is below 128) and the bytes its renormalisations
 //!   read, in order.
 
-use crate::rans::{get_leb128, put_leb128, Decoder, Encoder, TOTAL};
+use crate::rans::{get_leb128, put_leb128, Decoder, Encoder};
 
 /// Contexts: the 4 symbols before, 2 bits each.
 const CONTEXTS: usize = 256;
@@ -70,7 +70,7 @@ impl WdlModel {
         }
         let mut freq = [[0u16; 3]; CONTEXTS];
         for (f, n) in freq.iter_mut().zip(&counts) {
-            *f = quantize(n);
+            *f = crate::rans::quantize(n);
         }
         Ok(WdlModel::with(sub as u32, freq))
     }
@@ -344,27 +344,6 @@ pub(crate) fn check_sub(sub: u64) -> Result<(), String> {
             "a sub-block of {sub} slots (a power of two from 64 to 16384)"
         ))
     }
-}
-
-/// Frequencies summing to 4096 for symbol counts `n`: each symbol seen at least 1; a context
-/// never seen gets all three alike.
-fn quantize(n: &[u64; 3]) -> [u16; 3] {
-    let total: u64 = n.iter().sum();
-    if total == 0 {
-        return [1366, 1365, 1365];
-    }
-    let mut f = [0u32; 3];
-    for (x, &k) in f.iter_mut().zip(n) {
-        if k > 0 {
-            *x = ((k as u128 * TOTAL as u128 / total as u128) as u32).max(1);
-        }
-    }
-    // The rounding's excess or shortfall goes to the most frequent symbol (which keeps at
-    // least 1: the others take at most 2 + their share).
-    let big = (0..3).max_by_key(|&s| f[s]).expect("three symbols");
-    let sum: u32 = f.iter().sum();
-    f[big] = f[big] + TOTAL - sum;
-    [f[0] as u16, f[1] as u16, f[2] as u16]
 }
 
 #[cfg(test)]
