@@ -25,8 +25,9 @@ use crate::packed::{
 };
 use crate::sector_table::{check_header, Header, Table};
 use crate::slot_order::{SlotMap, SlotOrder};
-use crate::sub_cache::{self, Seen};
+use crate::sub_cache;
 use crate::value::{Stored, Value, MAX_DISTANCE};
+use crate::wdl_rans::WdlCursor;
 use crate::wdl_rans::{WdlModel, MODEL_BYTES};
 use std::path::Path;
 
@@ -799,15 +800,12 @@ impl CompressedTable {
         let s = self.wdl.layout().block_slots as u64;
         let (b, i) = (slot / s, (slot % s) as usize);
         if let Some(m) = self.wdl.model() {
-            if let Some(v) = self.cached(slot)? {
-                return Ok(Some(sub_cache::unpack(v).0));
-            }
-            // Only the slot's sub-block, up to the slot.
-            let data = self.wdl.block_bytes(b)?;
-            let mut sym = 3;
-            m.decode_range(data, self.wdl.slots_of(b), i, i + 1, |x| sym = x)
-                .map_err(|e| self.corrupt_wdl(format!("block {b}: {e}")))?;
-            return Ok(Some(sym));
+            // The slot's sub-block, up to the slot, on from where earlier probes left it.
+            let sub = m.sub_slots();
+            return sub_cache::with(self.wdl.id(), slot / sub as u64, |w, _| {
+                self.wdl_up_to(m, w, b, i, i % sub + 1)?;
+                Ok(Some(w.syms[i % sub]))
+            });
         }
         self.wdl.with_block(b, |packed| {
             self.check_len(b, packed)?;
@@ -904,14 +902,10 @@ impl CompressedTable {
         let ds = dtm.layout().block_slots as u64;
         let (b, i) = (slot / s, (slot % s) as usize);
         if self.by_sub {
-            if let Some(v) = self.cached(slot)? {
-                let (sym, half) = sub_cache::unpack(v);
-                return self.stored(sym, half, slot);
-            }
+            let (sym, entry) = self.probe_by_sub(slot, dtm)?;
+            return self.stored(sym, entry, slot);
         }
-        let (sym, rank, within) = if self.by_sub {
-            self.rank_by_sub(slot, dtm)?
-        } else {
+        let (sym, rank) = {
             self.wdl.with_block(b, |packed| {
                 self.check_len(b, packed)?;
                 let sym = unpack_at(packed, i);
@@ -927,36 +921,46 @@ impl CompressedTable {
                         wins_between(packed, first, end) + losses_between(packed, first, i)
                     }
                 };
-                Ok((sym, rank, 0))
+                Ok((sym, rank))
             })?
         };
         let half = match sym {
             SYM_DRAW => return Ok(Some(Stored::Value(Value::Draw))),
             3 => return Err(self.corrupt_wdl(format!("block {b}: symbol 3"))),
-            _ if dtm.dtm_model().is_some() => {
-                // Coder 3: the sub-block's stream, decoded up to the entry.
-                let m = dtm.dtm_model().expect("coder 3");
-                let db = slot / ds;
-                let k = dtm.slots_of(db).div_ceil(m.sub_slots());
-                let j = (slot % ds) as usize / m.sub_slots();
-                m.entry(dtm.block_bytes(db)?, k, j, within).map_err(|e| {
-                    TableError::Corrupt(
-                        dtm.mapped().path().to_path_buf(),
-                        format!("block {db}: {e}"),
-                    )
-                })?
-            }
-            _ => dtm.with_block(slot / ds, |bytes| {
-                let head = self.head_len(slot / ds);
-                distance_at(bytes.get(head..).unwrap_or_default(), rank).ok_or_else(|| {
-                    TableError::Corrupt(
-                        dtm.mapped().path().to_path_buf(),
-                        format!("block {} has too few distances", slot / ds),
-                    )
-                })
-            })?,
+            _ => self.zstd_entry(dtm, slot / ds, rank)?,
         };
         self.stored(sym, half, slot)
+    }
+
+    /// Entry `rank` (counted after the head) of zstd distance block `db`.
+    fn zstd_entry(&self, dtm: &BlockFile, db: u64, rank: usize) -> Result<u16, TableError> {
+        dtm.with_block(db, |bytes| {
+            let head = self.head_len(db);
+            distance_at(bytes.get(head..).unwrap_or_default(), rank).ok_or_else(|| {
+                TableError::Corrupt(
+                    dtm.mapped().path().to_path_buf(),
+                    format!("block {db} has too few distances"),
+                )
+            })
+        })
+    }
+
+    /// Under the rANS coder: decodes slot `i`'s sub-block of win/draw/loss block `b` on from
+    /// where `w` stopped until `w` holds its first `to` symbols.
+    fn wdl_up_to(
+        &self,
+        m: &WdlModel,
+        w: &mut WdlCursor,
+        b: u64,
+        i: usize,
+        to: usize,
+    ) -> Result<(), TableError> {
+        if w.syms.len() >= to {
+            return Ok(());
+        }
+        let data = self.wdl.block_bytes(b)?;
+        m.advance(data, self.wdl.slots_of(b), i / m.sub_slots(), w, to)
+            .map_err(|e| self.corrupt_wdl(format!("block {b}: {e}")))
     }
 
     /// What a decided symbol `sym` with the distance entry `entry` at stored position `slot`
@@ -973,105 +977,12 @@ impl CompressedTable {
         )))
     }
 
-    /// Under the rANS coder: stored position `slot`'s symbol and distance entry packed
-    /// ([`sub_cache::pack`]) from the thread's cache of sub-blocks, `None` for a sub-block's
-    /// first probe (decode up to the slot instead). The second probe decodes the sub-block
-    /// whole (with the distances if the table has them) and keeps it.
-    fn cached(&self, slot: u64) -> Result<Option<u32>, TableError> {
-        let sub = self.wdl.model().map_or(1, |m| m.sub_slots()) as u64;
-        let (g, at) = (slot / sub, (slot % sub) as usize);
-        Ok(match sub_cache::look(self.wdl.id(), g, at) {
-            Seen::Decoded(v) => Some(v),
-            Seen::Again => {
-                let vals = self.sub_values(g, self.dtm.as_ref())?;
-                let v = vals[at];
-                sub_cache::store(self.wdl.id(), g, vals);
-                Some(v)
-            }
-            Seen::First => None,
-        })
-    }
-
-    /// Under the rANS coder: every slot of sub-block `g` (global: stored positions `g m ..`),
-    /// its symbol and distance entry packed ([`sub_cache::pack`]), decoding the sub-block's
-    /// symbols and its entries (encodings 13 and 14) whole; without distances, entries 0.
-    fn sub_values(&self, g: u64, dtm: Option<&BlockFile>) -> Result<Vec<u32>, TableError> {
-        let m = self
-            .wdl
-            .model()
-            .expect("encodings 13 and 14 go with the rANS coder");
-        let sub = m.sub_slots() as u64;
-        let s = self.wdl.layout().block_slots as u64;
-        let (b, j) = (g * sub / s, ((g * sub % s) / sub) as usize);
-        let mut syms = Vec::with_capacity(sub as usize);
-        m.scan(self.wdl.block_bytes(b)?, self.wdl.slots_of(b), j, |_, x| {
-            syms.push(x);
-            true
-        })
-        .map_err(|e| self.corrupt_wdl(format!("block {b}: {e}")))?;
-        let Some(dtm) = dtm else {
-            return Ok(syms.iter().map(|&x| sub_cache::pack(x, 0)).collect());
-        };
-        let ds = dtm.layout().block_slots as u64;
-        let (db, dj) = (g * sub / ds, ((g * sub % ds) / sub) as usize);
-        let corrupt = |m: String| {
-            TableError::Corrupt(
-                dtm.mapped().path().to_path_buf(),
-                format!("block {db}: {m}"),
-            )
-        };
-        let mut entries = Vec::new();
-        if let Some(dm) = dtm.dtm_model() {
-            let k = dtm.slots_of(db).div_ceil(dm.sub_slots());
-            dm.sub_entries(dtm.block_bytes(db)?, k, dj, &mut entries)
-                .map_err(corrupt)?;
-        } else {
-            let head = self.head_len(db);
-            entries = dtm.with_block(db, |bytes| {
-                let from = if dj == 0 {
-                    Some(0)
-                } else {
-                    head_count(bytes, dj)
-                };
-                let list = bytes.get(head..).and_then(distances);
-                match (from, list) {
-                    (Some(from), Some(list)) => Ok(list.get(from..).unwrap_or_default().to_vec()),
-                    _ => Err(corrupt("its head or entries cut short".into())),
-                }
-            })?;
-        }
-        let decided = syms.iter().filter(|&&x| x != SYM_DRAW).count();
-        if entries.len() < decided || (dtm.dtm_model().is_some() && entries.len() != decided) {
-            return Err(corrupt(format!(
-                "sub-block {dj} holds too few or too many distances"
-            )));
-        }
-        let wins = syms.iter().filter(|&&x| x == SYM_WIN).count();
-        let (mut w, mut l) = (0, wins);
-        Ok(syms
-            .iter()
-            .map(|&x| {
-                let e = match x {
-                    SYM_WIN => {
-                        w += 1;
-                        entries[w - 1]
-                    }
-                    SYM_LOSS => {
-                        l += 1;
-                        entries[l - 1]
-                    }
-                    _ => 0,
-                };
-                sub_cache::pack(x, e)
-            })
-            .collect())
-    }
-
-    /// Under encodings 13 and 14: the symbol at stored position `slot` and its entry's index
-    /// in its distance block (meaningless for a draw), decoding one sub-block of symbols, up
-    /// to the slot (a loss: to the sub-block's end, to count its wins), and reading the
-    /// entries before the sub-block from the distance block's head.
-    fn rank_by_sub(&self, slot: u64, dtm: &BlockFile) -> Result<(u8, usize, usize), TableError> {
+    /// Under encodings 13 and 14: the symbol at stored position `slot` and its distance entry
+    /// (0 for a draw), from the thread's cache of sub-blocks, decoding what it lacks: the
+    /// slot's sub-block of symbols up to the slot (a loss: to the sub-block's end, to count
+    /// its wins, whose entries come first), then under coder 3 the sub-block's entries up to
+    /// the slot's, or a zstd block's entry, counted from the distance block's head.
+    fn probe_by_sub(&self, slot: u64, dtm: &BlockFile) -> Result<(u8, u16), TableError> {
         let m = self
             .wdl
             .model()
@@ -1080,54 +991,45 @@ impl CompressedTable {
         let s = self.wdl.layout().block_slots as u64;
         let (b, i) = (slot / s, (slot % s) as usize);
         let at = i % sub;
-        let (mut sym, mut wins, mut losses, mut wins_after) = (3u8, 0usize, 0usize, 0usize);
-        m.scan(
-            self.wdl.block_bytes(b)?,
-            self.wdl.slots_of(b),
-            i / sub,
-            |k, x| {
-                if k < at {
-                    wins += usize::from(x == SYM_WIN);
-                    losses += usize::from(x == SYM_LOSS);
-                    true
-                } else if k == at {
-                    sym = x;
-                    x == SYM_LOSS
-                } else {
-                    wins_after += usize::from(x == SYM_WIN);
-                    true
+        sub_cache::with(self.wdl.id(), slot / sub as u64, |w, d| {
+            self.wdl_up_to(m, w, b, i, at + 1)?;
+            let sym = w.syms[at];
+            let count = |syms: &[u8], x: u8| syms.iter().filter(|&&y| y == x).count();
+            let within = match sym {
+                SYM_WIN => count(&w.syms[..at], SYM_WIN),
+                SYM_LOSS => {
+                    let len = (self.wdl.slots_of(b) - (i - at)).min(sub);
+                    self.wdl_up_to(m, w, b, i, len)?;
+                    count(&w.syms, SYM_WIN) + count(&w.syms[..at], SYM_LOSS)
                 }
-            },
-        )
-        .map_err(|e| self.corrupt_wdl(format!("block {b}: {e}")))?;
-        if sym != SYM_WIN && sym != SYM_LOSS {
-            return Ok((sym, 0, 0));
-        }
-        let ds = dtm.layout().block_slots as u64;
-        let (db, j) = (slot / ds, (slot % ds) as usize / sub);
-        let head = |bytes: &[u8]| {
-            head_count(bytes, j).ok_or_else(|| {
+                _ => return Ok((sym, 0)),
+            };
+            let ds = dtm.layout().block_slots as u64;
+            let (db, j) = (slot / ds, (slot % ds) as usize / sub);
+            let corrupt = |e: String| {
                 TableError::Corrupt(
                     dtm.mapped().path().to_path_buf(),
-                    format!("block {db}: its head cut short"),
+                    format!("block {db}: {e}"),
                 )
-            })
-        };
-        let before = if j == 0 {
-            0
-        } else if dtm.dtm_model().is_some() {
-            // Coder 3 keeps the head as it is, before the streams.
-            head(dtm.block_bytes(db)?)?
-        } else {
-            dtm.with_block(db, head)?
-        };
-        let within = if sym == SYM_WIN {
-            wins
-        } else {
-            // Every win of the sub-block comes first: those after the slot too.
-            wins + wins_after + losses
-        };
-        Ok((sym, before + within, within))
+            };
+            let Some(dm) = dtm.dtm_model() else {
+                // zstd blocks: the entries before the sub-block are in the head.
+                let before = if j == 0 {
+                    0
+                } else {
+                    dtm.with_block(db, |bytes| {
+                        head_count(bytes, j).ok_or_else(|| corrupt("its head cut short".into()))
+                    })?
+                };
+                return Ok((sym, self.zstd_entry(dtm, db, before + within)?));
+            };
+            if d.ents.len() <= within {
+                let k = dtm.slots_of(db).div_ceil(dm.sub_slots());
+                dm.advance(dtm.block_bytes(db)?, k, j, d, within + 1)
+                    .map_err(corrupt)?;
+            }
+            Ok((sym, d.ents[within]))
+        })
     }
 
     /// Bytes of distance block `db`'s head of entry counts (encodings 13 and 14: 2 a

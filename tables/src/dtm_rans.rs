@@ -19,7 +19,9 @@
 //! block. A stream is the coder's final state (3 bytes, most significant first) and the bytes
 //! its renormalisations read, in order, as in [`crate::wdl_rans`].
 
-use crate::rans::{get_leb128, put_leb128, Decoder, Encoder, PREC, TOTAL};
+use std::ops::Range;
+
+use crate::rans::{get_leb128, put_leb128, Decoder, Encoder, Paused, PREC, TOTAL};
 
 /// Symbols: entries 0 to 62, and the escape.
 const SYMBOLS: usize = 64;
@@ -219,25 +221,95 @@ impl DtmModel {
         })
     }
 
-    /// Entry `i` of sub-block `j` of a block of `k` sub-blocks, decoding that sub-block's
-    /// stream up to it.
-    pub fn entry(&self, data: &[u8], k: usize, j: usize, i: usize) -> Result<u16, String> {
+    /// The number of entries of sub-block `j` of a block of `k` sub-blocks and where its
+    /// stream lies in the block's bytes, the head checked as [`DtmModel::decode`] checks it.
+    fn locate(&self, data: &[u8], k: usize, j: usize) -> Result<(usize, Range<usize>), String> {
         if j >= k {
             return Err(format!("sub-block {j} of {k}"));
         }
-        let p = self.parts(data, k)?;
-        let n = p.bounds[j + 1] - p.bounds[j];
-        if i >= n {
-            return Err(format!("entry {i} of {n} in sub-block {j}"));
+        let head = data
+            .get(..2 * k)
+            .ok_or_else(|| "a block shorter than its head".to_string())?;
+        let count = |i: usize| u16::from_le_bytes([head[2 * i], head[2 * i + 1]]) as usize;
+        let mut before = 0;
+        for i in 0..k {
+            if count(i) < before {
+                return Err(format!("the head's counts fall at sub-block {}", i + 1));
+            }
+            before = count(i);
         }
-        let mut d = Decoder::new(p.stream(j))?;
-        let mut c = START;
-        let mut v = 0;
-        for _ in 0..=i {
-            v = entry(&mut d, self, c)?;
+        let n = count(j) - if j == 0 { 0 } else { count(j - 1) };
+        let (mut at, mut start, mut len) = (2 * k, 0usize, None);
+        for i in 0..k - 1 {
+            let l = get_leb128(data, &mut at)?;
+            if i < j {
+                start += l;
+            } else if i == j {
+                len = Some(l);
+            }
+        }
+        let start = at + start;
+        let end = len.map_or(data.len(), |l| start + l);
+        if start > end || end > data.len() {
+            return Err("stream lengths beyond the block".into());
+        }
+        Ok((n, start..end))
+    }
+
+    /// Decodes sub-block `j` of a block of `k` sub-blocks on from where `cur` stopped (from
+    /// its start for a fresh or cleared one), until `cur` holds its first `to` entries; once
+    /// it holds them all, checks that the stream ends there. On an error `cur` must be
+    /// cleared before it is used again.
+    pub fn advance(
+        &self,
+        data: &[u8],
+        k: usize,
+        j: usize,
+        cur: &mut DtmCursor,
+        to: usize,
+    ) -> Result<(), String> {
+        if cur.ents.len() >= to {
+            return Ok(());
+        }
+        let p = match cur.place {
+            Some(p) => p,
+            None => {
+                let (n, r) = self.locate(data, k, j)?;
+                if to > n {
+                    return Err(format!("entry {} of {n} in sub-block {j}", to - 1));
+                }
+                DtmPlace {
+                    paused: Decoder::new(&data[r.clone()])?.pause(),
+                    n: n as u32,
+                    start: r.start as u32,
+                    end: r.end as u32,
+                    ctx: START as u8,
+                }
+            }
+        };
+        let n = p.n as usize;
+        if to > n {
+            return Err(format!("entry {} of {n} in sub-block {j}", to - 1));
+        }
+        let stream = data
+            .get(p.start as usize..p.end as usize)
+            .ok_or("a paused stream beyond its block")?;
+        let mut d = Decoder::resume(stream, p.paused);
+        let mut c = p.ctx as usize;
+        while cur.ents.len() < to {
+            let v = entry(&mut d, self, c)?;
+            cur.ents.push(v);
             c = next(v);
         }
-        Ok(v)
+        if cur.ents.len() == n && !d.finished() {
+            return Err(format!("sub-block {j} does not end where its stream does"));
+        }
+        cur.place = Some(DtmPlace {
+            paused: d.pause(),
+            ctx: c as u8,
+            ..p
+        });
+        Ok(())
     }
 
     /// Decodes a whole block of `k` sub-blocks: its head (the entries before each sub-block
@@ -258,23 +330,6 @@ impl DtmModel {
             self.stream_entries(&p, j, out)?;
         }
         Ok(())
-    }
-
-    /// Decodes every entry of sub-block `j` of a block of `k` sub-blocks into `out` (cleared
-    /// first), checking that its stream ends where it should.
-    pub fn sub_entries(
-        &self,
-        data: &[u8],
-        k: usize,
-        j: usize,
-        out: &mut Vec<u16>,
-    ) -> Result<(), String> {
-        if j >= k {
-            return Err(format!("sub-block {j} of {k}"));
-        }
-        let p = self.parts(data, k)?;
-        out.clear();
-        self.stream_entries(&p, j, out)
     }
 
     /// Appends the entries of sub-block `j` of `p` to `out`.
@@ -299,6 +354,34 @@ impl DtmModel {
         }
         Ok(())
     }
+}
+
+/// A sub-block's distance entries decoded so far and where its decoding stopped, so that a
+/// later probe of the sub-block goes on from there ([`DtmModel::advance`]).
+#[derive(Debug, Default)]
+pub struct DtmCursor {
+    /// The entries decoded, from the sub-block's first on.
+    pub ents: Vec<u16>,
+    place: Option<DtmPlace>,
+}
+
+impl DtmCursor {
+    /// Forgets what was decoded (before another sub-block's decoding).
+    pub fn clear(&mut self) {
+        self.ents.clear();
+        self.place = None;
+    }
+}
+
+/// Where a sub-block's entries' decoding stands: its `n` entries' stream (where it lies in
+/// the block's bytes), paused in context `ctx`.
+#[derive(Clone, Copy, Debug)]
+struct DtmPlace {
+    paused: Paused,
+    n: u32,
+    start: u32,
+    end: u32,
+    ctx: u8,
 }
 
 /// A block's head counts and stream bounds.
@@ -403,13 +486,17 @@ mod tests {
                     assert_eq!(head[j - 1] as usize, before);
                 }
                 before += g.len();
+                // Entry by entry, each step going on from the one before; then in one go.
+                let mut cur = DtmCursor::default();
                 for (i, &v) in g.iter().enumerate() {
-                    assert_eq!(m.entry(&data, k, j, i).unwrap(), v, "{j} {i}");
+                    m.advance(&data, k, j, &mut cur, i + 1).unwrap();
+                    assert_eq!(cur.ents[i], v, "{j} {i}");
                 }
-                assert!(m.entry(&data, k, j, g.len()).is_err());
-                let mut one = Vec::new();
-                m.sub_entries(&data, k, j, &mut one).unwrap();
-                assert_eq!(&one, g);
+                assert_eq!(&cur.ents, g);
+                assert!(m.advance(&data, k, j, &mut cur, g.len() + 1).is_err());
+                cur.clear();
+                m.advance(&data, k, j, &mut cur, g.len()).unwrap();
+                assert_eq!(&cur.ents, g);
             }
         }
     }

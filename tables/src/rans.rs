@@ -50,6 +50,13 @@ impl Encoder {
     }
 }
 
+/// A decoding paused between two symbols: the state and the bytes of the stream read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Paused {
+    x: u32,
+    at: u32,
+}
+
 /// The state of one stream's decoding.
 pub struct Decoder<'a> {
     x: u32,
@@ -92,6 +99,25 @@ impl<'a> Decoder<'a> {
             self.at += 1;
         }
         Ok(())
+    }
+
+    /// Where decoding stands: the state and the bytes read, for [`Decoder::resume`].
+    #[inline]
+    pub fn pause(&self) -> Paused {
+        Paused {
+            x: self.x,
+            at: self.at as u32,
+        }
+    }
+
+    /// Goes on decoding `bytes` (the stream [`Decoder::pause`] was called on) from `p`.
+    #[inline]
+    pub fn resume(bytes: &'a [u8], p: Paused) -> Decoder<'a> {
+        Decoder {
+            x: p.x,
+            bytes,
+            at: p.at as usize,
+        }
     }
 
     /// Whether every byte was read and the state is the one coding started from.

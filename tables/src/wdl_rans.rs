@@ -23,7 +23,7 @@
 //!   significant first, so its first byte is below 128) and the bytes its renormalisations
 //!   read, in order.
 
-use crate::rans::{get_leb128, put_leb128, Decoder, Encoder};
+use crate::rans::{get_leb128, put_leb128, Decoder, Encoder, Paused};
 
 /// Contexts: the 4 symbols before, 2 bits each.
 const CONTEXTS: usize = 256;
@@ -176,7 +176,7 @@ impl WdlModel {
     /// What sub-block `j` of a block of `n` slots holds: a symbol throughout, or a stream.
     /// `at` walks the entries: pass the same one for `j = 0, 1, ...` in turn, or a fresh one
     /// for a single `j`.
-    fn sub_block<'a>(&self, data: &'a [u8], n: usize, j: usize) -> Result<Sub<'a>, String> {
+    fn sub_block(&self, data: &[u8], n: usize, j: usize) -> Result<Sub, String> {
         let k = n.div_ceil(self.sub_slots());
         match data {
             [] => Err("an empty block".into()),
@@ -193,16 +193,17 @@ impl WdlModel {
                         len = Some(e);
                     }
                 }
-                let start = at + start;
-                let stream = match len {
+                // Where the streams start in `data` (after its kind byte).
+                let start = 1 + at + start;
+                let range = match len {
                     Some(e @ 0..=2) => return Ok(Sub::Constant(e as u8)),
-                    Some(e) => rest.get(start..start + e),
-                    None => rest.get(start..),
-                }
-                .ok_or("stream lengths beyond the block")?;
-                match stream {
-                    [s @ 0x80..=0x82] if len.is_none() => Ok(Sub::Constant(s & 3)),
-                    _ => Ok(Sub::Stream(stream)),
+                    Some(e) => start..start + e,
+                    None => start..data.len(),
+                };
+                match data.get(range.clone()) {
+                    None => Err("stream lengths beyond the block".into()),
+                    Some([s @ 0x80..=0x82]) if len.is_none() => Ok(Sub::Constant(s & 3)),
+                    Some(_) => Ok(Sub::Stream(range)),
                 }
             }
             [3, ..] | [0..=2] => Err(format!("sub-block {j} of {k}")),
@@ -223,8 +224,8 @@ impl WdlModel {
     ) -> Result<(), String> {
         match self.sub_block(data, n, j)? {
             Sub::Constant(s) => (0..to).for_each(|i| f(i, s)),
-            Sub::Stream(stream) => {
-                let mut d = Decoder::new(stream)?;
+            Sub::Stream(range) => {
+                let mut d = Decoder::new(&data[range])?;
                 let mut c = START;
                 for i in 0..to {
                     let s = symbol(&mut d, self, c)?;
@@ -251,71 +252,114 @@ impl WdlModel {
         Ok(())
     }
 
-    /// Decodes sub-block `j` of a block of `n` slots in order, handing each symbol with its
-    /// place in the sub-block to `f` until `f` returns `false` or the sub-block ends.
-    pub fn scan(
+    /// Decodes sub-block `j` of a block of `n` slots on from where `cur` stopped (from its
+    /// start for a fresh or cleared one), until `cur` holds the symbols of its first `to`
+    /// slots (`to` at most the sub-block's slots). On an error `cur` must be cleared before it
+    /// is used again.
+    pub fn advance(
         &self,
         data: &[u8],
         n: usize,
         j: usize,
-        mut f: impl FnMut(usize, u8) -> bool,
+        cur: &mut WdlCursor,
+        to: usize,
     ) -> Result<(), String> {
         let m = self.sub_slots();
-        if j * m >= n {
-            return Err(format!("sub-block {j} of a block of {n} slots"));
+        if j * m >= n || to > (n - j * m).min(m) {
+            return Err(format!(
+                "slot {to} of sub-block {j} of a block of {n} slots"
+            ));
         }
-        let len = (n - j * m).min(m);
-        match self.sub_block(data, n, j)? {
-            Sub::Constant(s) => {
-                for i in 0..len {
-                    if !f(i, s) {
-                        break;
-                    }
-                }
-            }
-            Sub::Stream(stream) => {
-                let mut d = Decoder::new(stream)?;
-                let mut c = START;
-                for i in 0..len {
+        if cur.syms.len() >= to {
+            return Ok(());
+        }
+        let place = match cur.place {
+            Place::Fresh => match self.sub_block(data, n, j)? {
+                Sub::Constant(s) => Place::Constant(s),
+                Sub::Stream(r) => Place::Stream {
+                    paused: Decoder::new(&data[r.clone()])?.pause(),
+                    start: r.start as u32,
+                    end: r.end as u32,
+                    ctx: START as u8,
+                },
+            },
+            p => p,
+        };
+        cur.place = match place {
+            Place::Stream {
+                start,
+                end,
+                paused,
+                ctx,
+            } => {
+                let stream = data
+                    .get(start as usize..end as usize)
+                    .ok_or("a paused stream beyond its block")?;
+                let mut d = Decoder::resume(stream, paused);
+                let mut c = ctx as usize;
+                while cur.syms.len() < to {
                     let s = symbol(&mut d, self, c)?;
-                    if !f(i, s) {
-                        break;
-                    }
+                    cur.syms.push(s);
                     c = next(c, s);
                 }
+                Place::Stream {
+                    start,
+                    end,
+                    paused: d.pause(),
+                    ctx: c as u8,
+                }
             }
-        }
+            p => {
+                if let Place::Constant(s) = p {
+                    cur.syms.resize(to, s);
+                }
+                p
+            }
+        };
         Ok(())
-    }
-
-    /// Decodes symbols `from..to` of a block of `n` slots (`from < to <= n`, both in one
-    /// sub-block) and hands them to `f` in order; only the sub-block's symbols up to `to` are
-    /// decoded.
-    pub fn decode_range(
-        &self,
-        data: &[u8],
-        n: usize,
-        from: usize,
-        to: usize,
-        mut f: impl FnMut(u8),
-    ) -> Result<(), String> {
-        let m = self.sub_slots();
-        if from >= to || to > n || from / m != (to - 1) / m {
-            return Err(format!("symbols {from}..{to} of {n} in one sub-block"));
-        }
-        let (j, first) = (from / m, from % m);
-        self.decode_sub(data, n, j, to - j * m, false, |i, s| {
-            if i >= first {
-                f(s)
-            }
-        })
     }
 }
 
 /// What a sub-block holds.
-enum Sub<'a> {
+enum Sub {
     Constant(u8),
-    Stream(&'a [u8]),
+    /// Its stream: where it lies in the block's bytes.
+    Stream(std::ops::Range<usize>),
+}
+
+/// A sub-block's symbols decoded so far and where its decoding stopped, so that a later probe
+/// of the sub-block goes on from there ([`WdlModel::advance`]): what a thread's cache of
+/// sub-blocks keeps.
+#[derive(Debug, Default)]
+pub struct WdlCursor {
+    /// The symbols decoded, from the sub-block's first slot on.
+    pub syms: Vec<u8>,
+    place: Place,
+}
+
+impl WdlCursor {
+    /// Forgets what was decoded (before another sub-block's decoding).
+    pub fn clear(&mut self) {
+        self.syms.clear();
+        self.place = Place::Fresh;
+    }
+}
+
+/// Where a sub-block's decoding stands.
+#[derive(Clone, Copy, Debug, Default)]
+enum Place {
+    /// Nothing decoded yet.
+    #[default]
+    Fresh,
+    /// Every slot holds this symbol.
+    Constant(u8),
+    /// The stream (where it lies in the block's bytes), paused in context `ctx`.
+    Stream {
+        start: u32,
+        end: u32,
+        paused: Paused,
+        ctx: u8,
+    },
 }
 
 /// Decodes the next symbol of `d` in context `c` of model `m`.
@@ -392,12 +436,22 @@ mod tests {
                 let data = m.encode(part).unwrap();
                 m.decode(&data, part.len(), &mut out).unwrap();
                 assert_eq!(out, part);
-                for from in (0..part.len()).step_by(37) {
-                    let to = (from + 29).min(part.len()).min((from / sub + 1) * sub);
-                    let mut got = Vec::new();
-                    m.decode_range(&data, part.len(), from, to, |s| got.push(s))
+                // Each sub-block decoded in steps, each going on from the one before.
+                for (j, sub_part) in part.chunks(sub).enumerate() {
+                    let mut cur = WdlCursor::default();
+                    for to in [1, 29, 29, 30, 200, sub_part.len()] {
+                        let to = to.min(sub_part.len());
+                        m.advance(&data, part.len(), j, &mut cur, to).unwrap();
+                        assert_eq!(cur.syms, &sub_part[..cur.syms.len().max(to)], "{j} {to}");
+                        assert!(cur.syms.len() >= to);
+                    }
+                    assert!(m
+                        .advance(&data, part.len(), j, &mut cur, sub_part.len() + 1)
+                        .is_err());
+                    cur.clear();
+                    m.advance(&data, part.len(), j, &mut cur, sub_part.len())
                         .unwrap();
-                    assert_eq!(got, &part[from..to], "{from}..{to}");
+                    assert_eq!(cur.syms, sub_part);
                 }
             }
         }
