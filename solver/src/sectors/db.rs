@@ -11,6 +11,7 @@ use retro_tables::value::{Stored, MAX_STORED_DISTANCE};
 use retro_tables::{SectorKey, TableError, Value, Wdl};
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock, RwLock};
 
@@ -120,7 +121,24 @@ pub struct Db<R: SectorRules> {
     /// The folder holding this profile's tables.
     pub folder: PathBuf,
     fingerprint: String,
-    open: RwLock<HashMap<SectorKey, Arc<Slot>>>,
+    open: RwLock<HashMap<SectorKey, Arc<Slot>, BuildHasherDefault<KeyHasher>>>,
+}
+
+/// A hasher for the four bytes of a sector key: every probe looks its table up, and SipHash
+/// took a tenth of a probe.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
 }
 
 impl<R: SectorRules> Db<R> {
@@ -133,7 +151,7 @@ impl<R: SectorRules> Db<R> {
             rules,
             folder,
             fingerprint,
-            open: RwLock::new(HashMap::new()),
+            open: RwLock::new(HashMap::default()),
         }
     }
 
@@ -211,6 +229,16 @@ impl<R: SectorRules> Db<R> {
 
     /// The table of a sector with its index, opened once and shared.
     pub fn table(&self, k: SectorKey) -> Result<Arc<(AnyTable, BoardIndex)>, ProbeError> {
+        // Opened already: one clone of the table's handle, under the read lock.
+        if let Some(Some(t)) = self
+            .open
+            .read()
+            .expect("table map lock")
+            .get(&k)
+            .map(|s| s.get())
+        {
+            return t.clone();
+        }
         let known = self.open.read().expect("table map lock").get(&k).cloned();
         let slot = match known {
             Some(s) => s,
