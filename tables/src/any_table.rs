@@ -24,6 +24,17 @@ pub fn derived_file(raw: &Path) -> PathBuf {
     raw.with_extension("rtbp")
 }
 
+/// Where a position lies in a table: its slot in the index's order, or where a compressed
+/// table whose slot order is another keeps it (for a caller that computes that from the
+/// position; see [`CompressedTable::stored_at`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A slot of the index.
+    Slot(u64),
+    /// A stored position of a compressed table.
+    Stored(u64),
+}
+
 /// A raw, compressed or derived sector table.
 pub enum AnyTable {
     /// One `u16` code a slot.
@@ -109,9 +120,17 @@ impl AnyTable {
     /// one-ply search ([`Stored::SearchedWin`]; see [`AnyTable::value`] for the rest).
     #[inline]
     pub fn probe(&self, slot: u64) -> Result<Option<Stored>, TableError> {
-        match self {
-            AnyTable::Compressed(t) => t.probe(slot),
-            _ => Ok(self.value(slot)?.map(Stored::Value)),
+        self.probe_at(Place::Slot(slot))
+    }
+
+    /// [`AnyTable::probe`] at a place (a stored position only for a compressed table).
+    #[inline]
+    pub fn probe_at(&self, at: Place) -> Result<Option<Stored>, TableError> {
+        match (self, at) {
+            (AnyTable::Compressed(t), Place::Slot(slot)) => t.probe(slot),
+            (AnyTable::Compressed(t), Place::Stored(slot)) => t.probe_stored(slot),
+            (_, Place::Slot(slot)) => Ok(self.value(slot)?.map(Stored::Value)),
+            (_, Place::Stored(_)) => Err(self.not_stored()),
         }
     }
 
@@ -119,15 +138,37 @@ impl AnyTable {
     /// range, and for a wasted slot of a raw table).
     #[inline]
     pub fn wdl(&self, slot: u64) -> Result<Option<Wdl>, TableError> {
-        match self {
-            AnyTable::Raw(t) => Ok(t.value(slot)?.map(Value::wdl)),
-            AnyTable::Compressed(t) => Ok(t.symbol(slot)?.map(|s| match s {
-                SYM_WIN => Wdl::Win,
-                SYM_LOSS => Wdl::Loss,
-                _ => Wdl::Draw,
-            })),
-            AnyTable::Derived(t) => Err(TableError::Derived(t.path().to_path_buf())),
-        }
+        self.wdl_at(Place::Slot(slot))
+    }
+
+    /// [`AnyTable::wdl`] at a place (a stored position only for a compressed table).
+    #[inline]
+    pub fn wdl_at(&self, at: Place) -> Result<Option<Wdl>, TableError> {
+        let sym = match (self, at) {
+            (AnyTable::Raw(t), Place::Slot(slot)) => return Ok(t.value(slot)?.map(Value::wdl)),
+            (AnyTable::Compressed(t), Place::Slot(slot)) => t.symbol(slot)?,
+            (AnyTable::Compressed(t), Place::Stored(slot)) => t.symbol_stored(slot)?,
+            (AnyTable::Derived(t), _) => return Err(TableError::Derived(t.path().to_path_buf())),
+            (AnyTable::Raw(_), Place::Stored(_)) => return Err(self.not_stored()),
+        };
+        Ok(sym.map(|s| match s {
+            SYM_WIN => Wdl::Win,
+            SYM_LOSS => Wdl::Loss,
+            _ => Wdl::Draw,
+        }))
+    }
+
+    /// The error for a stored position asked of a table that is not compressed.
+    fn not_stored(&self) -> TableError {
+        let path = match self {
+            AnyTable::Raw(t) => t.mapped().path(),
+            AnyTable::Compressed(t) => t.mapped().0.path(),
+            AnyTable::Derived(t) => t.path(),
+        };
+        TableError::Mismatch(
+            path.to_path_buf(),
+            "a stored position asked of a table that keeps its slots in the index's order".into(),
+        )
     }
 
     /// The stored code of a slot (see [`AnyTable::value`], whose errors it shares; the wasted

@@ -793,10 +793,15 @@ impl CompressedTable {
     /// The win/draw/loss symbol of a slot ([`SYM_DRAW`], [`SYM_LOSS`], [`SYM_WIN`]; a wasted
     /// slot gives one of them), `None` out of range.
     pub fn symbol(&self, slot: u64) -> Result<Option<u8>, TableError> {
+        self.symbol_stored(self.place_of(slot))
+    }
+
+    /// [`CompressedTable::symbol`] of the slot stored at `slot` ([`CompressedTable::stored_at`]
+    /// of it: for a caller that computes where a position is stored from the position).
+    pub fn symbol_stored(&self, slot: u64) -> Result<Option<u8>, TableError> {
         if slot >= self.header.slots {
             return Ok(None);
         }
-        let slot = self.stored_at(slot);
         let s = self.wdl.layout().block_slots as u64;
         let (b, i) = (slot / s, (slot % s) as usize);
         if let Some(m) = self.wdl.model() {
@@ -889,6 +894,12 @@ impl CompressedTable {
     /// search gives (`None` out of range; a wasted slot gives something). An error when the
     /// table has no distances or a block fails its checks.
     pub fn probe(&self, slot: u64) -> Result<Option<Stored>, TableError> {
+        self.probe_stored(self.place_of(slot))
+    }
+
+    /// [`CompressedTable::probe`] of the slot stored at `slot` (see
+    /// [`CompressedTable::symbol_stored`]).
+    pub fn probe_stored(&self, slot: u64) -> Result<Option<Stored>, TableError> {
         let Some(dtm) = &self.dtm else {
             return Err(TableError::NoDistances(
                 self.wdl.mapped().path().to_path_buf(),
@@ -897,7 +908,6 @@ impl CompressedTable {
         if slot >= self.header.slots {
             return Ok(None);
         }
-        let slot = self.stored_at(slot);
         let s = self.wdl.layout().block_slots as u64;
         let ds = dtm.layout().block_slots as u64;
         let (b, i) = (slot / s, (slot % s) as usize);
@@ -1055,6 +1065,15 @@ impl CompressedTable {
     #[inline]
     pub fn stored_at(&self, slot: u64) -> u64 {
         self.order.map_or(slot, |o| o.map(slot))
+    }
+
+    /// [`CompressedTable::stored_at`], a slot out of range left as it is.
+    fn place_of(&self, slot: u64) -> u64 {
+        if slot < self.header.slots {
+            self.stored_at(slot)
+        } else {
+            slot
+        }
     }
 
     /// [`CompressedTable::stored_at`] for a pass over many slots (a table per class, built

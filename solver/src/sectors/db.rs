@@ -4,7 +4,7 @@
 use crate::sectors::folded::Folded;
 use crate::sectors::index::BoardIndex;
 use crate::sectors::rules::SectorRules;
-use retro_tables::any_table::AnyTable;
+use retro_tables::any_table::{AnyTable, Place};
 pub use retro_tables::location::fingerprint_hash;
 use retro_tables::location::{profile_folder, sector_file};
 use retro_tables::value::{Stored, MAX_STORED_DISTANCE};
@@ -269,7 +269,13 @@ impl<R: SectorRules> Db<R> {
     /// The win/draw/loss of a folded position (side to move first): what every table knows,
     /// `--wdl-only` ones included.
     pub fn wdl_folded(&self, f: &Folded) -> Result<Wdl, ProbeError> {
-        self.probe_folded(f, Wdl::Loss, Wdl::Win, AnyTable::wdl, Self::wdl_by_search)
+        self.probe_folded(
+            f,
+            Wdl::Loss,
+            Wdl::Win,
+            AnyTable::wdl_at,
+            Self::wdl_by_search,
+        )
     }
 
     /// The value of a folded position (side to move first).
@@ -278,7 +284,7 @@ impl<R: SectorRules> Db<R> {
             f,
             Stored::Value(Value::Loss(0)),
             Stored::Value(Value::Win(0)),
-            AnyTable::probe,
+            AnyTable::probe_at,
             |db, f| db.value_by_search(f).map(Stored::Value),
         )?;
         match stored {
@@ -294,7 +300,7 @@ impl<R: SectorRules> Db<R> {
         f: &Folded,
         lost: T,
         won: T,
-        read: impl FnOnce(&AnyTable, u64) -> Result<Option<T>, TableError>,
+        read: impl FnOnce(&AnyTable, Place) -> Result<Option<T>, TableError>,
         search: impl FnOnce(&Self, &Folded) -> Result<T, ProbeError>,
     ) -> Result<T, ProbeError> {
         if self.rules.lost(f.own.count_ones() as u8, f.own_hand) {
@@ -308,9 +314,16 @@ impl<R: SectorRules> Db<R> {
         if t.0.is_derived() {
             return search(self, f);
         }
-        let slot = t.1.index(f.own, f.opp);
-        read(&t.0, slot)?.ok_or_else(|| {
-            TableError::Corrupt(self.path(k), format!("slot {slot} holds no value")).into()
+        // A compressed table in the reflected order: where it stores the position, from the
+        // stones (its open checked that the order is the index's reflected one).
+        let at = match &t.0 {
+            AnyTable::Compressed(c) if c.order().is_some() => {
+                Place::Stored(t.1.index_reflected(f.own, f.opp))
+            }
+            _ => Place::Slot(t.1.index(f.own, f.opp)),
+        };
+        read(&t.0, at)?.ok_or_else(|| {
+            TableError::Corrupt(self.path(k), format!("{at:?} holds no value")).into()
         })
     }
 }

@@ -411,21 +411,46 @@ impl BoardIndex {
     /// and the opponent stones `opp`: the same as [`BoardIndex::index`].
     #[inline]
     pub fn index_in(&self, c: &OwnClass, opp: Bits) -> u64 {
+        c.base + self.least(c, opp).0
+    }
+
+    /// The least rank among the images of the opponent stones `opp` under the class's
+    /// symmetries, squeezed into the points its representative leaves free, with that image.
+    #[inline]
+    fn least(&self, c: &OwnClass, opp: Bits) -> (u64, Bits) {
         let opp = if c.g == 0 {
             opp
         } else {
             self.geo.transform(opp, c.g as usize)
         };
-        let mut best = rank_set(squeeze(opp, c.free));
+        let first = squeeze(opp, c.free);
+        let mut best = (rank_set(first), first);
         if c.stab != 1 {
             let mut s = c.stab & !1;
             while s != 0 {
                 let h = s.trailing_zeros() as usize;
                 s &= s - 1;
-                best = best.min(rank_set(squeeze(self.geo.transform(opp, h), c.free)));
+                let set = squeeze(self.geo.transform(opp, h), c.free);
+                best = best.min((rank_set(set), set));
             }
         }
-        c.base + best
+        best
+    }
+
+    /// Where a table stored in [`BoardIndex::reflected_order`] keeps the position (own stones,
+    /// opponent stones): that order's map of [`BoardIndex::index`], computed from the stones
+    /// (the least image's free points numbered backwards) rather than by unranking the slot.
+    #[inline]
+    pub fn index_reflected(&self, own: Bits, opp: Bits) -> u64 {
+        let c = self.own_class(own);
+        let set = self.least(&c, opp).1;
+        let n = c.free.count_ones();
+        let mirrored = if n == 0 {
+            0
+        } else {
+            set.reverse_bits() >> (32 - n)
+        };
+        c.base + rank_set(mirrored)
     }
 
     /// Whether the opponent set `opp` (of squeezed rank `r` among the points `free` that the
@@ -619,6 +644,10 @@ mod tests {
                     let opp = spread(unrank_set(q, b), geo.all() & !own);
                     let slot = idx.index(own, opp);
                     assert!(used[slot as usize]);
+                    // The reflected order's place, from the stones, is its map of the slot.
+                    if let Some(order) = idx.reflected_order() {
+                        assert_eq!(idx.index_reflected(own, opp), order.map(slot));
+                    }
                     let s = (r as usize + q as usize) % geo.symmetries();
                     assert_eq!(
                         idx.index(geo.transform(own, s), geo.transform(opp, s)),
