@@ -1038,6 +1038,17 @@ impl CompressedTable {
                 dm.advance(dtm.block_bytes(db)?, k, j, d, within + 1)
                     .map_err(corrupt)?;
             }
+            // A loss's probe decoded every symbol: the head must give an entry to each
+            // decided slot.
+            if sym == SYM_LOSS {
+                let decided = w.syms.iter().filter(|&&y| y != SYM_DRAW).count();
+                if d.entries() != Some(decided) {
+                    return Err(corrupt(format!(
+                        "sub-block {j} has {:?} distances for {decided} decided slots",
+                        d.entries()
+                    )));
+                }
+            }
             Ok((sym, d.ents[within]))
         })
     }

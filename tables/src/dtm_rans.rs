@@ -222,7 +222,8 @@ impl DtmModel {
     }
 
     /// The number of entries of sub-block `j` of a block of `k` sub-blocks and where its
-    /// stream lies in the block's bytes, the head checked as [`DtmModel::decode`] checks it.
+    /// stream lies in the block's bytes: the head's counts checked as [`DtmModel::decode`]
+    /// checks them, the stream lengths up to this sub-block's.
     fn locate(&self, data: &[u8], k: usize, j: usize) -> Result<(usize, Range<usize>), String> {
         if j >= k {
             return Err(format!("sub-block {j} of {k}"));
@@ -366,6 +367,12 @@ pub struct DtmCursor {
 }
 
 impl DtmCursor {
+    /// The sub-block's entries as its block's head gives them (`None` before the first
+    /// [`DtmModel::advance`]).
+    pub fn entries(&self) -> Option<usize> {
+        self.place.map(|p| p.n as usize)
+    }
+
     /// Forgets what was decoded (before another sub-block's decoding).
     pub fn clear(&mut self) {
         self.ents.clear();

@@ -173,9 +173,8 @@ impl WdlModel {
         Ok(e.finish())
     }
 
-    /// What sub-block `j` of a block of `n` slots holds: a symbol throughout, or a stream.
-    /// `at` walks the entries: pass the same one for `j = 0, 1, ...` in turn, or a fresh one
-    /// for a single `j`.
+    /// What sub-block `j` of a block of `n` slots holds: a symbol throughout, or a stream (its
+    /// byte range in `data`, the block's kind byte counted).
     fn sub_block(&self, data: &[u8], n: usize, j: usize) -> Result<Sub, String> {
         let k = n.div_ceil(self.sub_slots());
         match data {

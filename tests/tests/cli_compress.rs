@@ -470,8 +470,8 @@ fn damaged_tables_of(coder: &str, distances: &str) {
             }
             Ok(t) => {
                 let mut refused = false;
-                // Each slot twice: under rANS the second probe of a sub-block decodes it whole
-                // for the thread's cache (the first decodes up to the slot).
+                // Each slot twice: under rANS the first probe of a sub-block decodes up to the
+                // slot into the thread's cache, and later ones read from there or go on from it.
                 for &s in probes.iter().flat_map(|s| [s, s]) {
                     match t.value(s) {
                         Ok(got) => {

@@ -137,7 +137,9 @@ impl Hasher for KeyHasher {
     }
 
     fn finish(&self) -> u64 {
-        self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        // The table picks a bucket by the low bits: fold the high ones (every byte's) in.
+        let h = self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^ (h >> 32)
     }
 }
 
