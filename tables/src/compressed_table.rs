@@ -511,9 +511,8 @@ pub unsafe fn replace_raw(
         raw.verify()?;
     }
     let dtm_out = (!wdl_only).then_some(dtm.as_path());
-    let codes = raw.codes()?;
+    let codes = raw.codes_in_place()?;
     compress_codes(&raw.header, &codes, &wdl, dtm_out, p, searched)?;
-    drop(raw);
     if wdl_only {
         let _ = std::fs::remove_file(&dtm);
     }
@@ -536,6 +535,8 @@ pub unsafe fn replace_raw(
         Ok(())
     })?;
     let searched_wins = searched_wins.into_inner();
+    drop(codes);
+    drop(raw);
     std::fs::remove_file(raw_path).map_err(|e| TableError::Io(raw_path.to_path_buf(), e))?;
     if let Some(dir) = raw_path.parent() {
         if let Ok(d) = std::fs::File::open(dir) {
@@ -1913,6 +1914,7 @@ mod tests {
             // SAFETY: test files are rewritten whole, never changed in place while mapped.
             let raw = unsafe { Table::open(&raw_path) }.unwrap();
             assert_eq!(raw.codes().unwrap(), codes, "the bulk read");
+            assert_eq!(*raw.codes_in_place().unwrap(), codes[..], "read in place");
             let (w, d) = (dir.join("t.rtbw"), dir.join("t.rtbd"));
             compress(&raw, &w, Some(&d), p).unwrap();
             // SAFETY: as above.

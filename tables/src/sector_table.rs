@@ -8,6 +8,7 @@ use crate::format::{
 use crate::mapped::Mapped;
 use crate::sector_key::SectorKey;
 use crate::value::{Value, MAX_DISTANCE, MAX_STORED_DISTANCE, WASTED};
+use std::borrow::Cow;
 use std::path::Path;
 
 /// What a table's header says.
@@ -311,6 +312,27 @@ impl Table {
             out.extend(b.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])));
         }
         Ok(out)
+    }
+
+    /// Every slot's code, as [`Table::codes`] gives them, read in place from the mapped file
+    /// where its bytes are `u16`s as they lie (a little-endian machine; the body is aligned),
+    /// else copied: compressing a big table then makes no copy of it.
+    pub fn codes_in_place(&self) -> Result<Cow<'_, [u16]>, TableError> {
+        let n = self.header.slots as usize;
+        let body = self.file.body(&|_, b| self.check_codes(b))?;
+        match body.get(..2 * n) {
+            Some(bytes)
+                if cfg!(target_endian = "little") && bytes.as_ptr().align_offset(2) == 0 =>
+            {
+                // SAFETY: `bytes` is 2 n bytes of the read-only mapping, which lives as long
+                // as `self` and which nothing changes in place (`Table::open`'s contract),
+                // aligned for `u16` (checked); every bit pattern is a `u16`, and on a
+                // little-endian machine each reads as the file's little-endian code.
+                let codes = unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<u16>(), n) };
+                Ok(Cow::Borrowed(codes))
+            }
+            _ => self.codes().map(Cow::Owned),
+        }
     }
 
     /// The raw code of a slot (the wasted-slot code for a slot out of range); an error when
