@@ -1915,6 +1915,14 @@ mod tests {
             let raw = unsafe { Table::open(&raw_path) }.unwrap();
             assert_eq!(raw.codes().unwrap(), codes, "the bulk read");
             assert_eq!(*raw.codes_in_place().unwrap(), codes[..], "read in place");
+            // A raw table has no stored positions of another order to be asked for.
+            // SAFETY: as above.
+            let any = crate::any_table::AnyTable::Raw(unsafe { Table::open(&raw_path) }.unwrap());
+            use crate::any_table::Place;
+            assert!(any.wdl_at(Place::Stored(0)).is_err());
+            assert!(any.probe_at(Place::Stored(0)).is_err());
+            assert_eq!(any.wdl_at(Place::Slot(0)).unwrap(), any.wdl(0).unwrap());
+            drop(any);
             let (w, d) = (dir.join("t.rtbw"), dir.join("t.rtbd"));
             compress(&raw, &w, Some(&d), p).unwrap();
             // SAFETY: as above.
@@ -1933,8 +1941,13 @@ mod tests {
                     Value::Win(_) => SYM_WIN,
                 };
                 assert_eq!(alone.symbol(s as u64).unwrap(), Some(sym));
+                // Probed where it is stored, as a caller that ranks the stones does.
+                let at = t.stored_at(s as u64);
+                assert_eq!(t.probe_stored(at).unwrap(), Some(Stored::Value(v)));
+                assert_eq!(alone.symbol_stored(at).unwrap(), Some(sym));
             }
             assert_eq!(t.value(n as u64).unwrap(), None);
+            assert_eq!(t.probe_stored(n as u64).unwrap(), None);
             // The order is in both headers, and it is not the index's; the coder is rANS
             // wherever it was asked for with an order.
             let heads = [std::fs::read(&w).unwrap(), std::fs::read(&d).unwrap()];
