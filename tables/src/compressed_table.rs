@@ -27,8 +27,7 @@ use crate::sector_table::{check_header, Header, Table};
 use crate::slot_order::{SlotMap, SlotOrder};
 use crate::sub_cache;
 use crate::value::{Stored, Value, MAX_DISTANCE};
-use crate::wdl_rans::WdlCursor;
-use crate::wdl_rans::{WdlModel, MODEL_BYTES};
+use crate::wdl_rans::{WdlCursor, WdlModel, MODEL_BYTES};
 use std::path::Path;
 
 /// How to compress a table.
@@ -116,7 +115,7 @@ fn get_decoded(b: &[u8]) -> Decoded {
 /// Compresses a raw table into a win/draw/loss file and, given `dtm`, a distance file (each
 /// written atomically).
 pub fn compress(raw: &Table, wdl: &Path, dtm: Option<&Path>, p: Params) -> Result<(), TableError> {
-    compress_codes(&raw.header, &raw.codes()?, wdl, dtm, p, None)
+    compress_codes(&raw.header, &raw.codes_in_place()?, wdl, dtm, p, None)
 }
 
 /// Whether bit `i` of a slot bit set is set.
@@ -1006,12 +1005,17 @@ impl CompressedTable {
             self.wdl_up_to(m, w, b, i, at + 1)?;
             let sym = w.syms[at];
             let count = |syms: &[u8], x: u8| syms.iter().filter(|&&y| y == x).count();
-            let within = match sym {
-                SYM_WIN => count(&w.syms[..at], SYM_WIN),
+            // For a loss, the sub-block's decided slots (it is decoded whole), which the
+            // distance head must give entries to.
+            let (within, decided) = match sym {
+                SYM_WIN => (count(&w.syms[..at], SYM_WIN), None),
                 SYM_LOSS => {
                     let len = (self.wdl.slots_of(b) - (i - at)).min(sub);
                     self.wdl_up_to(m, w, b, i, len)?;
-                    count(&w.syms, SYM_WIN) + count(&w.syms[..at], SYM_LOSS)
+                    let wins = count(&w.syms, SYM_WIN);
+                    let losses_before = count(&w.syms[..at], SYM_LOSS);
+                    let losses = losses_before + count(&w.syms[at..], SYM_LOSS);
+                    (wins + losses_before, Some(wins + losses))
                 }
                 _ => return Ok((sym, 0)),
             };
@@ -1039,16 +1043,11 @@ impl CompressedTable {
                 dm.advance(dtm.block_bytes(db)?, k, j, d, within + 1)
                     .map_err(corrupt)?;
             }
-            // A loss's probe decoded every symbol: the head must give an entry to each
-            // decided slot.
-            if sym == SYM_LOSS {
-                let decided = w.syms.iter().filter(|&&y| y != SYM_DRAW).count();
-                if d.entries() != Some(decided) {
-                    return Err(corrupt(format!(
-                        "sub-block {j} has {:?} distances for {decided} decided slots",
-                        d.entries()
-                    )));
-                }
+            if let Some(decided) = decided.filter(|&n| d.entries() != Some(n)) {
+                return Err(corrupt(format!(
+                    "sub-block {j} has {:?} distances for {decided} decided slots",
+                    d.entries()
+                )));
             }
             Ok((sym, d.ents[within]))
         })
@@ -1475,6 +1474,7 @@ impl CompressedTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::any_table::{AnyTable, Place};
     use crate::format::GAME_MILL;
     use crate::sector_key::SectorKey;
     use crate::value::Wdl;
@@ -1917,8 +1917,7 @@ mod tests {
             assert_eq!(*raw.codes_in_place().unwrap(), codes[..], "read in place");
             // A raw table has no stored positions of another order to be asked for.
             // SAFETY: as above.
-            let any = crate::any_table::AnyTable::Raw(unsafe { Table::open(&raw_path) }.unwrap());
-            use crate::any_table::Place;
+            let any = AnyTable::Raw(unsafe { Table::open(&raw_path) }.unwrap());
             assert!(any.wdl_at(Place::Stored(0)).is_err());
             assert!(any.probe_at(Place::Stored(0)).is_err());
             assert_eq!(any.wdl_at(Place::Slot(0)).unwrap(), any.wdl(0).unwrap());

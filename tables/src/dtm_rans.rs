@@ -272,44 +272,34 @@ impl DtmModel {
         if cur.ents.len() >= to {
             return Ok(());
         }
-        let p = match cur.place {
+        let p = match &mut cur.place {
             Some(p) => p,
-            None => {
+            place @ None => {
                 let (n, r) = self.locate(data, k, j)?;
-                if to > n {
-                    return Err(format!("entry {} of {n} in sub-block {j}", to - 1));
-                }
-                DtmPlace {
-                    paused: Decoder::new(&data[r.clone()])?.pause(),
+                place.insert(DtmPlace {
+                    stream: Paused::start(data, r)?,
                     n: n as u32,
-                    start: r.start as u32,
-                    end: r.end as u32,
                     ctx: START as u8,
-                }
+                })
             }
         };
         let n = p.n as usize;
         if to > n {
             return Err(format!("entry {} of {n} in sub-block {j}", to - 1));
         }
-        let stream = data
-            .get(p.start as usize..p.end as usize)
-            .ok_or("a paused stream beyond its block")?;
-        let mut d = Decoder::resume(stream, p.paused);
-        let mut c = p.ctx as usize;
-        while cur.ents.len() < to {
-            let v = entry(&mut d, self, c)?;
-            cur.ents.push(v);
-            c = next(v);
-        }
-        if cur.ents.len() == n && !d.finished() {
-            return Err(format!("sub-block {j} does not end where its stream does"));
-        }
-        cur.place = Some(DtmPlace {
-            paused: d.pause(),
-            ctx: c as u8,
-            ..p
-        });
+        let ents = &mut cur.ents;
+        p.ctx = p.stream.run(data, |d| {
+            let mut c = p.ctx as usize;
+            while ents.len() < to {
+                let v = entry(d, self, c)?;
+                ents.push(v);
+                c = next(v);
+            }
+            if ents.len() == n && !d.finished() {
+                return Err(format!("sub-block {j} does not end where its stream does"));
+            }
+            Ok(c as u8)
+        })?;
         Ok(())
     }
 
@@ -380,14 +370,12 @@ impl DtmCursor {
     }
 }
 
-/// Where a sub-block's entries' decoding stands: its `n` entries' stream (where it lies in
-/// the block's bytes), paused in context `ctx`.
+/// Where a sub-block's entries' decoding stands: its `n` entries' stream, paused in context
+/// `ctx`.
 #[derive(Clone, Copy, Debug)]
 struct DtmPlace {
-    paused: Paused,
+    stream: Paused,
     n: u32,
-    start: u32,
-    end: u32,
     ctx: u8,
 }
 

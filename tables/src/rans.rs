@@ -2,6 +2,8 @@
 //! rANS with 12-bit frequencies and a 3-byte state, LEB128 stream lengths, and a block file's
 //! body of model, index and coded blocks.
 
+use std::ops::Range;
+
 /// Bits of the frequencies: each context's frequencies sum to `1 << PREC`.
 pub const PREC: u32 = 12;
 /// What each context's frequencies sum to.
@@ -50,11 +52,48 @@ impl Encoder {
     }
 }
 
-/// A decoding paused between two symbols: the state and the bytes of the stream read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// A stream's decoding paused between two symbols, for a later probe to go on from: where
+/// the stream lies in its block's bytes, the coder's state and the bytes of it read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Paused {
+    start: u32,
+    end: u32,
     x: u32,
     at: u32,
+}
+
+impl Paused {
+    /// The stream at `range` of a block's bytes `data`, paused before its first symbol
+    /// (its starting state checked).
+    pub fn start(data: &[u8], range: Range<usize>) -> Result<Paused, String> {
+        let d = Decoder::new(data.get(range.clone()).ok_or("a stream beyond its block")?)?;
+        Ok(Paused {
+            start: range.start as u32,
+            end: range.end as u32,
+            x: d.x,
+            at: d.at as u32,
+        })
+    }
+
+    /// Goes on decoding with `f` from where the stream paused (`data`: the same block's
+    /// bytes), then pauses it again where `f` left it.
+    pub fn run<R>(
+        &mut self,
+        data: &[u8],
+        f: impl FnOnce(&mut Decoder) -> Result<R, String>,
+    ) -> Result<R, String> {
+        let bytes = data
+            .get(self.start as usize..self.end as usize)
+            .ok_or("a paused stream beyond its block")?;
+        let mut d = Decoder {
+            x: self.x,
+            bytes,
+            at: self.at as usize,
+        };
+        let r = f(&mut d)?;
+        (self.x, self.at) = (d.x, d.at as u32);
+        Ok(r)
+    }
 }
 
 /// The state of one stream's decoding.
@@ -99,25 +138,6 @@ impl<'a> Decoder<'a> {
             self.at += 1;
         }
         Ok(())
-    }
-
-    /// Where decoding stands: the state and the bytes read, for [`Decoder::resume`].
-    #[inline]
-    pub fn pause(&self) -> Paused {
-        Paused {
-            x: self.x,
-            at: self.at as u32,
-        }
-    }
-
-    /// Goes on decoding `bytes` (the stream [`Decoder::pause`] was called on) from `p`.
-    #[inline]
-    pub fn resume(bytes: &'a [u8], p: Paused) -> Decoder<'a> {
-        Decoder {
-            x: p.x,
-            bytes,
-            at: p.at as usize,
-        }
     }
 
     /// Whether every byte was read and the state is the one coding started from.

@@ -272,49 +272,32 @@ impl WdlModel {
         if cur.syms.len() >= to {
             return Ok(());
         }
-        let place = match cur.place {
-            Place::Fresh => match self.sub_block(data, n, j)? {
+        if let Place::Fresh = cur.place {
+            cur.place = match self.sub_block(data, n, j)? {
                 Sub::Constant(s) => Place::Constant(s),
                 Sub::Stream(r) => Place::Stream {
-                    paused: Decoder::new(&data[r.clone()])?.pause(),
-                    start: r.start as u32,
-                    end: r.end as u32,
+                    stream: Paused::start(data, r)?,
                     ctx: START as u8,
                 },
-            },
-            p => p,
-        };
-        cur.place = match place {
-            Place::Stream {
-                start,
-                end,
-                paused,
-                ctx,
-            } => {
-                let stream = data
-                    .get(start as usize..end as usize)
-                    .ok_or("a paused stream beyond its block")?;
-                let mut d = Decoder::resume(stream, paused);
-                let mut c = ctx as usize;
-                while cur.syms.len() < to {
-                    let s = symbol(&mut d, self, c)?;
-                    cur.syms.push(s);
-                    c = next(c, s);
-                }
-                Place::Stream {
-                    start,
-                    end,
-                    paused: d.pause(),
-                    ctx: c as u8,
-                }
+            };
+        }
+        match &mut cur.place {
+            Place::Stream { stream, ctx } => {
+                let syms = &mut cur.syms;
+                *ctx = stream.run(data, |d| {
+                    let mut c = *ctx as usize;
+                    while syms.len() < to {
+                        let s = symbol(d, self, c)?;
+                        syms.push(s);
+                        c = next(c, s);
+                    }
+                    Ok(c as u8)
+                })?;
             }
-            p => {
-                if let Place::Constant(s) = p {
-                    cur.syms.resize(to, s);
-                }
-                p
-            }
-        };
+            Place::Constant(s) => cur.syms.resize(to, *s),
+            // Placed above.
+            Place::Fresh => return Err("a cursor placed nowhere".into()),
+        }
         Ok(())
     }
 }
@@ -352,13 +335,8 @@ enum Place {
     Fresh,
     /// Every slot holds this symbol.
     Constant(u8),
-    /// The stream (where it lies in the block's bytes), paused in context `ctx`.
-    Stream {
-        start: u32,
-        end: u32,
-        paused: Paused,
-        ctx: u8,
-    },
+    /// The stream, paused in context `ctx`.
+    Stream { stream: Paused, ctx: u8 },
 }
 
 /// Decodes the next symbol of `d` in context `c` of model `m`.

@@ -232,16 +232,13 @@ impl<R: SectorRules> Db<R> {
     /// The table of a sector with its index, opened once and shared.
     pub fn table(&self, k: SectorKey) -> Result<Arc<(AnyTable, BoardIndex)>, ProbeError> {
         // Opened already: one clone of the table's handle, under the read lock.
-        if let Some(Some(t)) = self
-            .open
-            .read()
-            .expect("table map lock")
-            .get(&k)
-            .map(|s| s.get())
-        {
-            return t.clone();
-        }
-        let known = self.open.read().expect("table map lock").get(&k).cloned();
+        let known = match self.open.read().expect("table map lock").get(&k) {
+            Some(s) => match s.get() {
+                Some(t) => return t.clone(),
+                None => Some(s.clone()),
+            },
+            None => None,
+        };
         let slot = match known {
             Some(s) => s,
             None => {
