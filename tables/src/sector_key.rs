@@ -38,6 +38,16 @@ impl SectorKey {
         self.w as u32 | (self.b as u32) << 8 | (self.wf as u32) << 16 | (self.bf as u32) << 24
     }
 
+    /// The key [`SectorKey::packed`] packed.
+    pub const fn unpacked(p: u32) -> SectorKey {
+        SectorKey {
+            w: p as u8,
+            b: (p >> 8) as u8,
+            wf: (p >> 16) as u8,
+            bf: (p >> 24) as u8,
+        }
+    }
+
     /// Parses `W,B,WF,BF` (or with `_`).
     pub fn parse(s: &str) -> Option<SectorKey> {
         let v: Vec<u8> = s

@@ -5,6 +5,7 @@ pub mod db;
 pub mod derive;
 pub mod folded;
 pub mod index;
+pub mod marks;
 pub mod prefetch;
 pub mod resources;
 pub mod retro;

@@ -14,10 +14,13 @@
 
 use crate::sectors::children::Children;
 use crate::sectors::db::{Db, ProbeError};
+use crate::sectors::derive::derivable;
 use crate::sectors::folded::Folded;
 use crate::sectors::index::{BoardIndex, OwnClass};
+use crate::sectors::marks::Marks;
 use crate::sectors::prefetch::prefetch;
 use crate::sectors::rules::SectorRules;
+use crate::sectors::searched::searchable;
 use rayon::prelude::*;
 use retro_engine::mill::Bits;
 use retro_tables::value::{loss, win, Value, DRAW, MAX_DISTANCE, MAX_STORED_DISTANCE, WASTED};
@@ -45,6 +48,8 @@ struct Part {
     /// is `l > 0` plies holds `PENDING | l` (see [`pending`]).
     vals: Vec<AtomicU16>,
     cnt: Vec<AtomicU8>,
+    /// The searched wins being marked, when asked for and the sector's wins may be searched.
+    marks: Option<Marks>,
 }
 
 /// The code of an unknown position (a draw unless resolved) whose longest losing move out of
@@ -72,6 +77,31 @@ pub fn solve_unit<R: SectorRules>(
     unit: &[SectorKey],
     progress: &dyn Progress,
 ) -> Result<Vec<(SectorKey, Vec<u16>)>, ProbeError> {
+    Ok(solve_unit_with(db, unit, progress, false)?
+        .into_iter()
+        .map(|s| (s.key, s.values))
+        .collect())
+}
+
+/// A solved sector.
+pub struct Solved {
+    /// The sector.
+    pub key: SectorKey,
+    /// Its value codes, one a slot.
+    pub values: Vec<u16>,
+    /// Its searched wins, one bit a slot ([`crate::sectors::searched`]), when they were asked
+    /// for and its wins may be searched.
+    pub searched: Option<Vec<u64>>,
+}
+
+/// [`solve_unit`], marking the searched wins of its sectors when `mark` is set
+/// ([`crate::sectors::marks`]).
+pub fn solve_unit_with<R: SectorRules>(
+    db: &Db<R>,
+    unit: &[SectorKey],
+    progress: &dyn Progress,
+    mark: bool,
+) -> Result<Vec<Solved>, ProbeError> {
     let rules = &db.rules;
     // A unit none of whose moves stays inside it (placement without Lasker moves) is solved in
     // one pass over its positions, grouped by the opponent's stones.
@@ -88,6 +118,7 @@ pub fn solve_unit<R: SectorRules>(
                 idx,
                 vals: huge_vec(n, || AtomicU16::new(WASTED)),
                 cnt: huge_vec(m, || AtomicU8::new(0)),
+                marks: (mark && searchable(key)).then(|| Marks::new(n as u64)),
             }
         })
         .collect();
@@ -100,6 +131,11 @@ pub fn solve_unit<R: SectorRules>(
             }
         }
     }
+    // Which dependencies keep their values (a searched win's distance is read from those).
+    let kept: Vec<bool> = deps
+        .iter()
+        .map(|d| !derivable(rules, SectorKey::unpacked(d.0)))
+        .collect();
     let max_assigned = AtomicU16::new(0);
     let failed: std::sync::Mutex<Option<ProbeError>> = std::sync::Mutex::new(None);
     let stop = AtomicBool::new(false);
@@ -135,7 +171,7 @@ pub fn solve_unit<R: SectorRules>(
                     if drawn {
                         // A drawn end: no moves, not a loss. Nothing un-moves into it.
                         visited += 1;
-                        results.push((part.idx.index(own, opp), DRAW, 0));
+                        results.push((part.idx.index(own, opp), DRAW, 0, 0));
                         return;
                     }
                     let count_plain = *count_plain.get_or_insert_with(|| {
@@ -151,7 +187,7 @@ pub fn solve_unit<R: SectorRules>(
                     };
                     let slot = part.idx.index(own, opp);
                     visited += 1;
-                    let e = match evaluate(&parts, &deps, &f, rules, eval, count_plain) {
+                    let e = match evaluate(&parts, &deps, &kept, &f, rules, eval, count_plain) {
                         Ok(e) => e,
                         Err(e) => {
                             stop.store(true, Relaxed);
@@ -170,7 +206,16 @@ pub fn solve_unit<R: SectorRules>(
                             (e.code, e.count as u8)
                         }
                     };
-                    results.push((slot, code, count));
+                    // Marks: 1 eligible, 2 chosen (a win the initialisation decides).
+                    let marks = match &part.marks {
+                        Some(_) if e.eligible => {
+                            let d = e.code & MAX_DISTANCE;
+                            let chosen = e.code == win(d) && d > 1 && e.best_kept == d;
+                            1 | (chosen as u8) << 1
+                        }
+                        _ => 0,
+                    };
+                    results.push((slot, code, count, marks));
                     if e.code != DRAW {
                         let dist = e.code & MAX_DISTANCE;
                         local_max = local_max.max(dist);
@@ -185,17 +230,23 @@ pub fn solve_unit<R: SectorRules>(
                 // Counters start at zero, which those of known positions stay.
                 const AHEAD: usize = 16;
                 for i in 0..results.len() {
-                    if let Some(&(ahead, _, count)) = results.get(i + AHEAD) {
+                    if let Some(&(ahead, _, count, _)) = results.get(i + AHEAD) {
                         prefetch(&part.vals[ahead as usize]);
                         if count != 0 {
                             prefetch(&part.cnt[ahead as usize]);
                         }
                     }
-                    let (slot, code, count) = results[i];
+                    let (slot, code, count, marks) = results[i];
                     let s = slot as usize;
                     part.vals[s].store(code, Relaxed);
                     if count != 0 {
                         part.cnt[s].store(count, Relaxed);
+                    }
+                    if let (Some(m), true) = (&part.marks, marks != 0) {
+                        m.eligible(slot);
+                        if marks & 2 != 0 {
+                            m.choose(slot);
+                        }
                     }
                 }
                 results.clear();
@@ -318,10 +369,16 @@ pub fn solve_unit<R: SectorRules>(
                                     Ok(_) => {
                                         local_max = local_max.max(d + 1);
                                         found.push((d + 1, tag(u, s)));
+                                        cur = target;
                                         break;
                                     }
                                     Err(now) => cur = now,
                                 }
+                            }
+                            // A win in d + 1 (final: later passes only find slower ones) with
+                            // a move to this loss inside the unit, which keeps its values.
+                            if let (Some(m), true) = (&pp.marks, cur == target && d > 0) {
+                                m.choose(s);
                             }
                         } else if pp.cnt[s as usize].fetch_sub(1, Relaxed) == 1 {
                             let cell = &pp.vals[s as usize];
@@ -367,7 +424,11 @@ pub fn solve_unit<R: SectorRules>(
                     v
                 }
             });
-            (p.key, vals.collect())
+            Solved {
+                key: p.key,
+                values: vals.collect(),
+                searched: p.marks.map(Marks::finish),
+            }
         })
         .collect())
 }
@@ -393,8 +454,8 @@ struct InitScratch {
     eval: EvalScratch,
     /// Resolved slots, with their distance.
     found: Vec<(u16, u64)>,
-    /// Values of one opponent class: (slot, code, counter).
-    results: Vec<(u64, u16, u8)>,
+    /// Values of one opponent class: (slot, code, counter, marks).
+    results: Vec<(u64, u16, u8, u8)>,
 }
 
 /// Per-thread buffers of [`evaluate`].
@@ -500,6 +561,11 @@ struct Eval {
     count: usize,
     /// The longest loss among moves out of the unit (plies, counted from this position).
     loss_max: u16,
+    /// The quickest win among moves into dependencies that keep their values (plies), or
+    /// `u16::MAX`.
+    best_kept: u16,
+    /// No move lets the same side move again or forces plies.
+    eligible: bool,
 }
 
 /// Generates a position's moves, looks up those leaving the unit, and collects those inside it
@@ -508,6 +574,7 @@ struct Eval {
 fn evaluate<R: SectorRules>(
     parts: &[Part],
     deps: &[Dep],
+    kept: &[bool],
     f: &Folded,
     rules: &R,
     scratch: &mut EvalScratch,
@@ -525,6 +592,8 @@ fn evaluate<R: SectorRules>(
             code: win(1),
             count: 0,
             loss_max: 0,
+            best_kept: 1,
+            eligible: false,
         });
     }
     if children.list.is_empty()
@@ -537,11 +606,14 @@ fn evaluate<R: SectorRules>(
             code: loss(0),
             count: 0,
             loss_max: 0,
+            best_kept: u16::MAX,
+            eligible: false,
         });
     }
     // The children's values are folded in without branching on them (they are unpredictable),
     // so that the processor can look up the next children while a value is still on its way.
     let mut best_win = u16::MAX;
+    let mut best_kept = u16::MAX;
     let mut draw_out = false;
     let mut loss_max: u16 = 0;
     // Two moves can only lead to the same position up to symmetry through a symmetry that fixes
@@ -551,7 +623,7 @@ fn evaluate<R: SectorRules>(
     let mut asymmetric: Option<bool> = None;
     for c in children.list.iter() {
         let ctx = cache.get(parts, deps, f.opp, c.own, c.packed_key())?;
-        let code = match ctx.target {
+        let (code, i) = match ctx.target {
             Target::Part(u) => {
                 let asym = *asymmetric.get_or_insert(ctx.class.stab == 1);
                 if asym {
@@ -561,13 +633,15 @@ fn evaluate<R: SectorRules>(
                 }
                 continue;
             }
-            Target::Dep(i) => dep_code(deps, i, &ctx.class, c)?,
+            Target::Dep(i) => (dep_code(deps, i, &ctx.class, c)?, i),
             Target::Missing => unreachable!("`get` reports sectors without a table"),
         };
         // Draw 0, loss 1, win 2 (wasted slots were rejected above).
         let kind = code >> 14;
         let plies = (code & MAX_DISTANCE) + 1;
         best_win = best_win.min(if kind == 1 { plies } else { u16::MAX });
+        let keeps = kept.get(i).copied().unwrap_or(false);
+        best_kept = best_kept.min(if kind == 1 && keeps { plies } else { u16::MAX });
         loss_max = loss_max.max(if kind == 2 { plies } else { 0 });
         draw_out |= kind == 0;
         if code == loss(0) {
@@ -608,6 +682,7 @@ fn evaluate<R: SectorRules>(
             Value::Draw => draw_out = true,
         }
     }
+    let eligible = children.again.is_empty() && children.forced.is_empty();
     if best_win != u16::MAX && best_win > MAX_STORED_DISTANCE {
         return Err(too_long(best_win));
     }
@@ -617,6 +692,8 @@ fn evaluate<R: SectorRules>(
             code: win(best_win),
             count: 0,
             loss_max: 0,
+            best_kept,
+            eligible,
         });
     }
     if loss_max > MAX_STORED_DISTANCE {
@@ -630,6 +707,8 @@ fn evaluate<R: SectorRules>(
         code,
         count,
         loss_max,
+        best_kept,
+        eligible,
     })
 }
 
@@ -778,13 +857,9 @@ impl ClassCache {
 /// The error for a move into a sector whose table was not opened.
 #[cold]
 fn missing(key: u32) -> ProbeError {
-    let k = SectorKey {
-        w: key as u8,
-        b: (key >> 8) as u8,
-        wf: (key >> 16) as u8,
-        bf: (key >> 24) as u8,
-    };
-    ProbeError::NotOpened { sector: k }
+    ProbeError::NotOpened {
+        sector: SectorKey::unpacked(key),
+    }
 }
 
 /// Totals of one solved sector.

@@ -314,6 +314,17 @@ pub fn searched_wins<R: SectorRules>(
     db: &Db<R>,
     k: SectorKey,
 ) -> Result<Option<SearchedWins>, ProbeError> {
+    searched_wins_marked(db, k, None)
+}
+
+/// [`searched_wins`], taking the wins the solver marked while it solved the sector
+/// ([`crate::sectors::marks`]: the same bits, without a look at every win's moves) when
+/// `marked` has them.
+pub fn searched_wins_marked<R: SectorRules>(
+    db: &Db<R>,
+    k: SectorKey,
+    marked: Option<Vec<u64>>,
+) -> Result<Option<SearchedWins>, ProbeError> {
     use rayon::prelude::*;
     if !searchable(k) {
         return Ok(None);
@@ -331,15 +342,20 @@ pub fn searched_wins<R: SectorRules>(
     // tables in slot order: they are scattered over those tables, and sorted they are read
     // about as fast as a scan.
     const CHUNK: u64 = 1 << 20;
-    let parts: Vec<Vec<u64>> = (0..n.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let lo = c * CHUNK;
-            let hi = (lo + CHUNK).min(n);
-            chosen_in(db, k, &t, &idx, lo, hi)
-        })
-        .collect::<Result<_, ProbeError>>()?;
-    let bits: Vec<u64> = parts.concat();
+    let bits = match marked {
+        Some(bits) if bits.len() as u64 == n.div_ceil(64) => bits,
+        _ => {
+            let parts: Vec<Vec<u64>> = (0..n.div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|c| {
+                    let lo = c * CHUNK;
+                    let hi = (lo + CHUNK).min(n);
+                    chosen_in(db, k, &t, &idx, lo, hi)
+                })
+                .collect::<Result<_, ProbeError>>()?;
+            parts.concat()
+        }
+    };
     let total: u64 = bits.iter().map(|w| w.count_ones() as u64).sum();
     let step = (total / SEARCH_CHECKS as u64).max(1);
     let mut seen = 0u64;

@@ -2,9 +2,9 @@
 
 use crate::sectors::db::{Db, ProbeError};
 use crate::sectors::derive::{derivable, derive_raw, derived_codes};
-use crate::sectors::retro::{count, solve_unit, Counts, Progress};
+use crate::sectors::retro::{count, solve_unit_with, Counts, Progress};
 use crate::sectors::rules::SectorRules;
-use crate::sectors::searched::{resolve_searched, searched_wins};
+use crate::sectors::searched::{resolve_searched, searched_wins_marked};
 use crate::sectors::sector::{plan, SectorKey};
 use rayon::prelude::*;
 use retro_tables::any_table::AnyTable;
@@ -12,7 +12,7 @@ use retro_tables::compressed_table::{replace_raw, Params, Replaced};
 use retro_tables::sector_table::{self, Header};
 use retro_tables::value::{Value, WASTED};
 use retro_tables::TableError;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -199,6 +199,11 @@ pub fn solve_with<R: SectorRules>(
     // Raw working copies made of compressed (a resumed `--compress` solve) and derived
     // dependencies.
     let restored: Mutex<HashSet<SectorKey>> = Mutex::new(HashSet::new());
+    // Whether the units mark their searched wins as they are solved, and the marks of the
+    // sectors not compressed yet (one bit a slot; a resumed solve searches the wins of tables an
+    // earlier run wrote instead).
+    let mark = options.compress.is_some() && !options.keep_derivable;
+    let marks: Mutex<HashMap<SectorKey, Vec<u64>>> = Mutex::new(HashMap::new());
     // Tables no unit left to solve reads: working copies removed, raw tables compressed (or
     // derived) under `--compress`.
     let compress_done = |i: usize| -> Result<(), SolveError> {
@@ -221,7 +226,8 @@ pub fn solve_with<R: SectorRules>(
             let searched = if options.keep_derivable {
                 None
             } else {
-                searched_wins(db, k).map_err(SolveError::Probe)?
+                let marked = marks.lock().expect("marks lock").remove(&k);
+                searched_wins_marked(db, k, marked).map_err(SolveError::Probe)?
             };
             db.forget(k);
             let r = if !options.keep_derivable && derivable(&db.rules, k) {
@@ -321,9 +327,13 @@ pub fn solve_with<R: SectorRules>(
         }
         observer.unit_start(unit, slots, i, total);
         let start = Instant::now();
-        let solved = solve_unit(db, unit, observer).map_err(SolveError::Probe)?;
+        let solved = solve_unit_with(db, unit, observer, mark).map_err(SolveError::Probe)?;
         let seconds = start.elapsed().as_secs_f64();
-        for (key, values) in solved {
+        for s in solved {
+            let (key, values) = (s.key, s.values);
+            if let Some(bits) = s.searched {
+                marks.lock().expect("marks lock").insert(key, bits);
+            }
             let header = Header::from_values(db.rules.game_id(), db.fingerprint(), key, &values);
             sector_table::write(&db.path(key), &header, &values).map_err(SolveError::Table)?;
             db.forget(key);
