@@ -12,10 +12,11 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// One sector's marks: which positions may be searched (no move lets the same side move again
-/// or forces plies) and which wins some move to a kept sector reaches in time.
+/// One sector's marks: which positions may not be searched (some move lets the same side move
+/// again or forces plies: few, so few atomic writes) and which wins some move to a kept sector
+/// reaches in time.
 pub struct Marks {
-    eligible: Vec<AtomicU64>,
+    excluded: Vec<AtomicU64>,
     chosen: Vec<AtomicU64>,
 }
 
@@ -25,30 +26,34 @@ impl Marks {
         let words = slots.div_ceil(64) as usize;
         let zeros = || (0..words).map(|_| AtomicU64::new(0)).collect();
         Marks {
-            eligible: zeros(),
+            excluded: zeros(),
             chosen: zeros(),
         }
     }
 
-    /// Slot `s`'s moves neither let the same side move again nor force plies.
+    /// Some move of slot `s` lets the same side move again or forces plies.
     #[inline]
-    pub fn eligible(&self, s: u64) {
-        self.eligible[(s / 64) as usize].fetch_or(1 << (s % 64), Relaxed);
+    pub fn exclude(&self, s: u64) {
+        self.excluded[(s / 64) as usize].fetch_or(1 << (s % 64), Relaxed);
     }
 
     /// Slot `s` is a win in more than one ply whose distance a losing move to a kept sector
-    /// gives.
+    /// gives. A win reached by several such moves is marked once (a read, not a write, after
+    /// the first).
     #[inline]
     pub fn choose(&self, s: u64) {
-        self.chosen[(s / 64) as usize].fetch_or(1 << (s % 64), Relaxed);
+        let (word, bit) = (&self.chosen[(s / 64) as usize], 1 << (s % 64));
+        if word.load(Relaxed) & bit == 0 {
+            word.fetch_or(bit, Relaxed);
+        }
     }
 
-    /// The searched wins, one bit a slot: chosen and eligible.
+    /// The searched wins, one bit a slot: chosen and not excluded.
     pub fn finish(self) -> Vec<u64> {
         self.chosen
             .into_iter()
-            .zip(self.eligible)
-            .map(|(c, e)| c.into_inner() & e.into_inner())
+            .zip(self.excluded)
+            .map(|(c, e)| c.into_inner() & !e.into_inner())
             .collect()
     }
 }

@@ -206,14 +206,15 @@ pub fn solve_unit_with<R: SectorRules>(
                             (e.code, e.count as u8)
                         }
                     };
-                    // Marks: 1 eligible, 2 chosen (a win the initialisation decides).
+                    // Marks: 1 excluded, 2 chosen (a win the initialisation decides).
                     let marks = match &part.marks {
-                        Some(_) if e.eligible => {
+                        Some(_) if !e.eligible => 1,
+                        Some(_) => {
                             let d = e.code & MAX_DISTANCE;
                             let chosen = e.code == win(d) && d > 1 && e.best_kept == d;
-                            1 | (chosen as u8) << 1
+                            (chosen as u8) << 1
                         }
-                        _ => 0,
+                        None => 0,
                     };
                     results.push((slot, code, count, marks));
                     if e.code != DRAW {
@@ -243,8 +244,9 @@ pub fn solve_unit_with<R: SectorRules>(
                         part.cnt[s].store(count, Relaxed);
                     }
                     if let (Some(m), true) = (&part.marks, marks != 0) {
-                        m.eligible(slot);
-                        if marks & 2 != 0 {
+                        if marks & 1 != 0 {
+                            m.exclude(slot);
+                        } else {
                             m.choose(slot);
                         }
                     }
@@ -564,7 +566,8 @@ struct Eval {
     /// The quickest win among moves into dependencies that keep their values (plies), or
     /// `u16::MAX`.
     best_kept: u16,
-    /// No move lets the same side move again or forces plies.
+    /// No move lets the same side move again or forces plies (or the position is decided in
+    /// at most one ply, which is never searched either way).
     eligible: bool,
 }
 
@@ -593,7 +596,7 @@ fn evaluate<R: SectorRules>(
             count: 0,
             loss_max: 0,
             best_kept: 1,
-            eligible: false,
+            eligible: true,
         });
     }
     if children.list.is_empty()
@@ -607,7 +610,7 @@ fn evaluate<R: SectorRules>(
             count: 0,
             loss_max: 0,
             best_kept: u16::MAX,
-            eligible: false,
+            eligible: true,
         });
     }
     // The children's values are folded in without branching on them (they are unpredictable),
