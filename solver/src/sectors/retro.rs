@@ -102,6 +102,17 @@ pub fn solve_unit_with<R: SectorRules>(
     progress: &dyn Progress,
     mark: bool,
 ) -> Result<Vec<Solved>, ProbeError> {
+    solve_unit_tagged(db, unit, progress, mark, false)
+}
+
+/// [`solve_unit_with`], with 8-byte frontier tags whatever the unit's size when `wide`.
+fn solve_unit_tagged<R: SectorRules>(
+    db: &Db<R>,
+    unit: &[SectorKey],
+    progress: &dyn Progress,
+    mark: bool,
+    wide: bool,
+) -> Result<Vec<Solved>, ProbeError> {
     let rules = &db.rules;
     // A unit none of whose moves stays inside it (placement without Lasker moves) is solved in
     // one pass over its positions, grouped by the opponent's stones.
@@ -136,6 +147,26 @@ pub fn solve_unit_with<R: SectorRules>(
         .iter()
         .map(|d| !derivable(rules, SectorKey::unpacked(d.0)))
         .collect();
+    // Frontier entries of 4 bytes when each part's slots fit in 31 bits, else of 8.
+    if !wide && parts.len() <= 2 && parts.iter().all(|p| p.idx.size() <= 1 << 31) {
+        analyse::<R, u32>(db, unit, parts, &deps, &kept, acyclic, progress)
+    } else {
+        analyse::<R, u64>(db, unit, parts, &deps, &kept, acyclic, progress)
+    }
+}
+
+/// Retrograde analysis of a unit's `parts` (their values yet unset), with `T` as the frontier's
+/// slot tags.
+fn analyse<R: SectorRules, T: Tag>(
+    db: &Db<R>,
+    unit: &[SectorKey],
+    parts: Vec<Part>,
+    deps: &[Dep],
+    kept: &[bool],
+    acyclic: bool,
+    progress: &dyn Progress,
+) -> Result<Vec<Solved>, ProbeError> {
+    let rules = &db.rules;
     let max_assigned = AtomicU16::new(0);
     let failed: std::sync::Mutex<Option<ProbeError>> = std::sync::Mutex::new(None);
     let stop = AtomicBool::new(false);
@@ -143,12 +174,12 @@ pub fn solve_unit_with<R: SectorRules>(
     let started = std::time::Instant::now();
     // 1. Initialisation, grouped by the opponent's stone class so that moves out of the unit
     //    look up neighbouring entries of the next tables.
-    let buckets = Buckets::default();
+    let buckets = Buckets::<T>::default();
     for (pi, part) in parts.iter().enumerate() {
         let classes = part.idx.opp_classes();
         (0..classes).into_par_iter().for_each_init(
             InitScratch::default,
-            |scratch: &mut InitScratch, c| {
+            |scratch: &mut InitScratch<T>, c| {
                 let InitScratch {
                     eval,
                     found,
@@ -176,7 +207,7 @@ pub fn solve_unit_with<R: SectorRules>(
                     }
                     let count_plain = *count_plain.get_or_insert_with(|| {
                         let swapped = part.key.swapped().packed();
-                        let ctx = eval.cache.lookup(&parts, &deps, opp, opp, swapped);
+                        let ctx = eval.cache.lookup(&parts, deps, opp, opp, swapped);
                         matches!(ctx.target, Target::Part(_)) && ctx.class.stab == 1
                     });
                     let f = Folded {
@@ -187,7 +218,7 @@ pub fn solve_unit_with<R: SectorRules>(
                     };
                     let slot = part.idx.index(own, opp);
                     visited += 1;
-                    let e = match evaluate(&parts, &deps, &kept, &f, rules, eval, count_plain) {
+                    let e = match evaluate(&parts, deps, kept, &f, rules, eval, count_plain) {
                         Ok(e) => e,
                         Err(e) => {
                             stop.store(true, Relaxed);
@@ -221,7 +252,7 @@ pub fn solve_unit_with<R: SectorRules>(
                         let dist = e.code & MAX_DISTANCE;
                         local_max = local_max.max(dist);
                         if !acyclic {
-                            found.push((dist, tag(pi, slot)));
+                            found.push((dist, T::new(pi, slot)));
                         }
                     }
                 });
@@ -274,7 +305,7 @@ pub fn solve_unit_with<R: SectorRules>(
         pass_entries += frontier.len() as u64;
         frontier.par_chunks(1 << 10).for_each_init(
             PassScratch::default,
-            |scratch: &mut PassScratch, chunk| {
+            |scratch: &mut PassScratch<T>, chunk| {
                 let PassScratch {
                     parents,
                     pending_parents,
@@ -289,13 +320,13 @@ pub fn solve_unit_with<R: SectorRules>(
                 const BATCH: usize = 16;
                 for (b, batch) in chunk.chunks(BATCH).enumerate() {
                     for &tagged in chunk.iter().skip((b + 1) * BATCH).take(BATCH) {
-                        let (pi, slot) = untag(tagged);
+                        let (pi, slot) = tagged.get();
                         prefetch(&parts[pi].vals[slot as usize]);
                     }
                     pending_parents.clear();
                     groups.clear();
                     for &tagged in batch {
-                        let (pi, slot) = untag(tagged);
+                        let (pi, slot) = tagged.get();
                         let part = &parts[pi];
                         let v = part.vals[slot as usize].load(Relaxed);
                         if v != lv && v != wv {
@@ -370,7 +401,7 @@ pub fn solve_unit_with<R: SectorRules>(
                                 match cell.compare_exchange_weak(cur, target, Relaxed, Relaxed) {
                                     Ok(_) => {
                                         local_max = local_max.max(d + 1);
-                                        found.push((d + 1, tag(u, s)));
+                                        found.push((d + 1, T::new(u, s)));
                                         cur = target;
                                         break;
                                     }
@@ -389,7 +420,7 @@ pub fn solve_unit_with<R: SectorRules>(
                                 let dist = (d + 1).max(longest);
                                 if cell.compare_exchange(cur, loss(dist), Relaxed, Relaxed).is_ok() {
                                     local_max = local_max.max(dist);
-                                    found.push((dist, tag(u, s)));
+                                    found.push((dist, T::new(u, s)));
                                 }
                             }
                         }
@@ -452,10 +483,10 @@ fn find_packed(parts: &[Part], k: u32) -> Option<usize> {
 
 /// Per-thread buffers of the initialisation.
 #[derive(Default)]
-struct InitScratch {
+struct InitScratch<T> {
     eval: EvalScratch,
     /// Resolved slots, with their distance.
-    found: Vec<(u16, u64)>,
+    found: Vec<(u16, T)>,
     /// Values of one opponent class: (slot, code, counter, marks).
     results: Vec<(u64, u16, u8, u8)>,
 }
@@ -472,7 +503,7 @@ struct EvalScratch {
 
 /// Per-thread buffers of a frontier pass.
 #[derive(Default)]
-struct PassScratch {
+struct PassScratch<T> {
     /// Parents of one child.
     parents: Vec<Folded>,
     /// Parents of a batch: whether the child is a loss, part, colex rank of the parent's own
@@ -484,27 +515,56 @@ struct PassScratch {
     /// Parent updates: whether the child is a loss, part, slot.
     work: Vec<(bool, usize, u64)>,
     /// Resolved slots, with their distance.
-    found: Vec<(u16, u64)>,
+    found: Vec<(u16, T)>,
 }
 
 /// A slot tagged with the unit part it belongs to.
-#[inline]
-fn tag(part: usize, slot: u64) -> u64 {
-    (part as u64) << 48 | slot
+trait Tag: Copy + Default + Send + Sync + 'static {
+    /// Slot `slot` of part `part`.
+    fn new(part: usize, slot: u64) -> Self;
+    /// The part and the slot.
+    fn get(self) -> (usize, u64);
 }
 
-#[inline]
-fn untag(t: u64) -> (usize, u64) {
-    ((t >> 48) as usize, t & ((1 << 48) - 1))
+/// Two parts of at most 2^31 slots: the part in the top bit.
+impl Tag for u32 {
+    #[inline]
+    fn new(part: usize, slot: u64) -> u32 {
+        debug_assert!(part < 2 && slot < 1 << 31);
+        (part as u32) << 31 | slot as u32
+    }
+
+    #[inline]
+    fn get(self) -> (usize, u64) {
+        ((self >> 31) as usize, (self & ((1 << 31) - 1)) as u64)
+    }
+}
+
+/// Any unit: the part above 48 bits of slot.
+impl Tag for u64 {
+    #[inline]
+    fn new(part: usize, slot: u64) -> u64 {
+        (part as u64) << 48 | slot
+    }
+
+    #[inline]
+    fn get(self) -> (usize, u64) {
+        ((self >> 48) as usize, self & ((1 << 48) - 1))
+    }
 }
 
 /// Resolved slots waiting for their frontier pass, by distance.
-#[derive(Default)]
-struct Buckets(std::sync::Mutex<Vec<Vec<u64>>>);
+struct Buckets<T>(std::sync::Mutex<Vec<Vec<T>>>);
 
-impl Buckets {
+impl<T> Default for Buckets<T> {
+    fn default() -> Self {
+        Buckets(std::sync::Mutex::new(Vec::new()))
+    }
+}
+
+impl<T: Tag> Buckets<T> {
     /// Files `(distance, tagged slot)` pairs and empties `found`.
-    fn add(&self, found: &mut Vec<(u16, u64)>) {
+    fn add(&self, found: &mut Vec<(u16, T)>) {
         if found.is_empty() {
             return;
         }
@@ -520,7 +580,7 @@ impl Buckets {
     }
 
     /// Takes the slots resolved at distance `d`.
-    fn take(&self, d: u16) -> Vec<u64> {
+    fn take(&self, d: u16) -> Vec<T> {
         let mut b = self.0.lock().expect("bucket lock");
         b.get_mut(d as usize)
             .map(std::mem::take)
@@ -896,4 +956,51 @@ pub fn count(values: &[u16]) -> Counts {
         c.positions += 1;
     }
     c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sectors::solve::solve;
+    use retro_engine::mill::{Mill, Profile};
+
+    #[test]
+    fn tags_round_trip() {
+        for (part, slot) in [
+            (0, 0),
+            (1, 0),
+            (0, (1 << 31) - 1),
+            (1, (1 << 31) - 1),
+            (1, 12345),
+        ] {
+            assert_eq!(<u32 as Tag>::new(part, slot).get(), (part, slot));
+            assert_eq!(<u64 as Tag>::new(part, slot).get(), (part, slot));
+        }
+        assert_eq!(
+            <u64 as Tag>::new(1, (1 << 48) - 1).get(),
+            (1, (1 << 48) - 1)
+        );
+    }
+
+    /// Both tag widths give the same values and marks, on units of one sector and of two.
+    #[test]
+    fn wide_and_narrow_tags_agree() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::new(
+            Mill::new(Profile::preset("nine-mens-morris").unwrap()),
+            dir.path(),
+        );
+        let k = |w, b| SectorKey { w, b, wf: 0, bf: 0 };
+        solve(&db, &[k(4, 4)], &()).unwrap();
+        for unit in [vec![k(3, 3)], vec![k(3, 4), k(4, 3)], vec![k(4, 4)]] {
+            let narrow = solve_unit_tagged(&db, &unit, &(), true, false).unwrap();
+            let wide = solve_unit_tagged(&db, &unit, &(), true, true).unwrap();
+            for (a, b) in narrow.iter().zip(&wide) {
+                assert_eq!(a.key, b.key);
+                assert!(a.values == b.values, "{}", a.key);
+                assert!(a.searched == b.searched, "{}", a.key);
+                assert!(a.values.iter().any(|&v| v != DRAW && v != WASTED));
+            }
+        }
+    }
 }
