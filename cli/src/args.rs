@@ -453,7 +453,8 @@ pub struct SolveArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
-    /// No progress bars.
+    /// No progress bars, nor the line per unit that replaces them on stderr when it is not a
+    /// terminal or with --json (a log for a solve run in the background).
     #[arg(long, short)]
     pub quiet: bool,
     /// Print the sectors that would be solved, their sizes and the memory needed; solve nothing.
@@ -467,8 +468,9 @@ pub struct SolveArgs {
     /// table is compressed and removed as soon as no sector left to solve reads it.
     #[arg(long)]
     pub compress: bool,
-    /// zstd level of --compress, 1 to 22. The default 3 adds about a tenth to the solve time;
-    /// 12 (`retro compress`'s) makes tables about 6% smaller and takes twice as long.
+    /// zstd level of --compress, 1 to 22, for the parts coded by zstd: none under the rules
+    /// this build knows, whose tables are coded by rANS (see `retro compress --wdl-coder`),
+    /// so the level changes nothing there; tables of rules it does not know get zstd blocks.
     #[arg(long, default_value_t = 3, requires = "compress",
           value_parser = clap::value_parser!(i32).range(1..=22))]
     pub compress_level: i32,

@@ -27,6 +27,24 @@ fn solve_analyse_verify_round_trip() {
     let v = json(&stdout(&o));
     let sectors = v["sectors"].as_array().unwrap();
     assert!(sectors.len() > 50);
+    // No terminal (and --json): a log line per unit on stderr instead of bars, the last one
+    // the start sector's unit, numbered as the JSON counts units.
+    let log = stderr(&o);
+    let units: Vec<&str> = log.lines().filter(|l| l.contains("] unit ")).collect();
+    assert!(units.len() > 30, "{log}");
+    assert!(units[0].starts_with("[0:00:"), "{log}");
+    assert!(units[0].contains("] unit 1/"), "{log}");
+    let last = units.last().unwrap();
+    assert!(last.contains("sector 0_0_6_6 ("), "{log}");
+    let n = last
+        .split("] unit ")
+        .nth(1)
+        .unwrap()
+        .split(':')
+        .next()
+        .unwrap();
+    let (i, total) = n.split_once('/').unwrap();
+    assert_eq!(i, total, "{log}");
     assert!(sectors
         .iter()
         .any(|s| s["sector"] == "0_0_6_6" && s["draws"] == 1));
@@ -170,6 +188,8 @@ fn solve_analyse_verify_round_trip() {
             && err.contains("checksum"),
         "{err}"
     );
+    // -q: no log lines per unit either.
+    assert!(!err.contains("] unit "), "{err}");
     assert!(!leftover.exists());
     assert!(retro(&["verify", "--dir", d], None).status.success());
 }

@@ -25,6 +25,12 @@ use std::time::Instant;
 
 struct Bars {
     quiet: bool,
+    /// Progress as plain lines on stderr, one per unit, instead of bars: when the bars
+    /// would not show (stderr is not a terminal, or `--json`) and `--quiet` is not given, so
+    /// a solve run in the background leaves a log.
+    log: Option<Instant>,
+    /// The slots of the units started so far (for the log lines).
+    slots_started: Mutex<u64>,
     overall: ProgressBar,
     unit: Mutex<Option<ProgressBar>>,
     /// Tables compressed or derived, the seconds that took, and the wins whose distances were
@@ -33,8 +39,9 @@ struct Bars {
 }
 
 impl Bars {
-    fn new(quiet: bool) -> Bars {
-        let overall = if quiet {
+    /// Bars, hidden under `quiet`; with `lines` (and not `quiet`), a line per unit instead.
+    fn new(quiet: bool, lines: bool) -> Bars {
+        let overall = if quiet || lines {
             ProgressBar::hidden()
         } else {
             ProgressBar::new(0)
@@ -47,7 +54,9 @@ impl Bars {
             .progress_chars("=> "),
         );
         Bars {
-            quiet,
+            quiet: quiet || lines,
+            log: (lines && !quiet).then(Instant::now),
+            slots_started: Mutex::new(0),
             overall,
             unit: Mutex::new(None),
             compressed: Mutex::new((0, 0.0, 0)),
@@ -72,10 +81,27 @@ impl SolveObserver for Bars {
     fn unit_start(&self, unit: &[SectorKey], slots: u64, index: usize, total: usize) {
         self.overall.set_length(total as u64);
         self.overall.set_position(index as u64);
+        let names: Vec<String> = unit.iter().map(|k| k.to_string()).collect();
+        if let Some(start) = self.log {
+            let before = {
+                let mut s = self.slots_started.lock().expect("slots lock");
+                *s += slots;
+                *s - slots
+            };
+            let secs = start.elapsed().as_secs();
+            eprintln!(
+                "[{}:{:02}:{:02}] unit {}/{total}: sector {} ({slots} slots; {before} slots \
+                 solved before it in this run)",
+                secs / 3600,
+                secs / 60 % 60,
+                secs % 60,
+                index + 1,
+                names.join("+"),
+            );
+        }
         if self.quiet {
             return;
         }
-        let names: Vec<String> = unit.iter().map(|k| k.to_string()).collect();
         let b = ProgressBar::with_draw_target(Some(slots), ProgressDrawTarget::stderr());
         b.set_style(
             ProgressStyle::with_template(
@@ -99,7 +125,7 @@ impl SolveObserver for Bars {
             let mut c = self.compressed.lock().expect("compress lock");
             *c = (c.0 + 1, c.1 + seconds, c.2 + r.searched_wins);
         }
-        if !self.quiet {
+        if !self.quiet || self.log.is_some() {
             self.overall.suspend(|| {
                 if r.wdl_bytes == 0 {
                     eprintln!(
@@ -285,7 +311,10 @@ pub fn run_solve<R: SectorRules>(
     }
     let _lock = lock_folder(&db.folder, opts.wait, quiet || as_json)?;
     let pool = crate::output::pool(threads)?;
-    let bars = Bars::new(quiet || as_json);
+    let bars = Bars::new(
+        quiet,
+        as_json || !std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    );
     let start = Instant::now();
     let reports = pool
         .install(|| {
