@@ -222,7 +222,16 @@ fn emit<R: SectorRules>(
     check: impl Fn(&Folded) -> Result<Checked, CliError>,
 ) -> Result<(), CliError> {
     keys.sort();
-    keys.retain(|k| (wanted.is_empty() || wanted.contains(k)) && db.has_table(*k));
+    // Positions with marked points (da-san-qi while placing) are not drawn yet.
+    let marked = |k: &SectorKey| db.rules.marked_points(*k).is_some_and(|m| m > 0);
+    if let Some(k) = wanted.iter().find(|k| marked(k)) {
+        return Err(CliError::input(format!(
+            "sector {},{},{},{}: its positions carry marked points, which `retro sample` does \
+             not draw (yet)",
+            k.w, k.b, k.wf, k.bf
+        )));
+    }
+    keys.retain(|k| (wanted.is_empty() || wanted.contains(k)) && db.has_table(*k) && !marked(k));
     if let Some(k) = wanted.iter().find(|k| !db.has_table(**k)) {
         return Err(CliError::input(format!(
             "no table of sector {},{},{},{} under {}",

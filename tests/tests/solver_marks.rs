@@ -6,15 +6,15 @@ use retro_engine::dara::Dara;
 use retro_engine::mill::{Mill, Profile};
 use retro_solver::dara::rules::DaraRules;
 use retro_solver::sectors::db::Db;
+use retro_solver::sectors::forward::Forward;
 use retro_solver::sectors::retro::solve_unit_with;
-use retro_solver::sectors::rules::SectorRules;
 use retro_solver::sectors::searched::{searchable, searched_wins};
 use retro_solver::sectors::sector::{plan, SectorKey};
 use retro_solver::sectors::solve::solve;
 
 /// Solves `targets` raw, then each unit with a searchable sector again with marks: the values
 /// are the table's and the marks the search's choice. Returns the sectors and marks compared.
-fn marks_agree<R: SectorRules>(db: &Db<R>, targets: &[SectorKey]) -> (usize, u64) {
+fn marks_agree<R: Forward>(db: &Db<R>, targets: &[SectorKey]) -> (usize, u64) {
     solve(db, targets, &()).unwrap();
     let (mut sectors, mut marked) = (0, 0);
     for unit in plan(&db.rules, targets) {

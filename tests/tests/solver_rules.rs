@@ -123,12 +123,16 @@ fn late_positions(m: &Mill, left: u8, games: usize, seed: u64) -> Vec<Position> 
     out
 }
 
-/// What [`check`] saw: positions compared, of them owing removals, full-board ends, drawn ones.
+/// What [`check`] saw: positions compared, of them owing removals, full-board ends, drawn ones;
+/// positions compared with marked points, and of them those whose value the marks change (the
+/// same stones and hands without marks have another value under the minimax).
 struct Seen {
     compared: u64,
     owing: u64,
     full: u64,
     drawn: u64,
+    marked: u64,
+    marks_matter: u64,
 }
 
 /// Solves `profile` whole, then checks every placement position the minimax reaches from late
@@ -151,8 +155,10 @@ fn check(profile: Profile, left: u8) -> Seen {
     for p in late_positions(&m, left, 60, 7) {
         naive.value(&p);
     }
-    let (mut compared, mut owing) = (0, 0);
-    for (k, &want) in &naive.memo {
+    let (mut compared, mut owing, mut with_marks) = (0, 0, 0);
+    let memo: Vec<(Key, Value)> = naive.memo.iter().map(|(k, v)| (*k, *v)).collect();
+    let mut marks_matter = 0;
+    for (k, want) in memo {
         let (
             stones,
             marked,
@@ -163,7 +169,7 @@ fn check(profile: Profile, left: u8) -> Seen {
             stalemate_removal,
             board_full_end,
             formed,
-        ) = *k;
+        ) = k;
         let p = Position {
             stones,
             marked,
@@ -186,6 +192,11 @@ fn check(profile: Profile, left: u8) -> Seen {
                 assert_eq!(db.wdl(&p).unwrap(), want.wdl(), "{}", m.format_fen(&p));
                 compared += 1;
                 owing += (p.pending != [0, 0]) as u64;
+                if p.marked != 0 {
+                    with_marks += 1;
+                    let unmarked = Position { marked: 0, ..p };
+                    marks_matter += (naive.value(&unmarked) != want) as u64;
+                }
             }
             Err(e) => panic!("{}: {e}", m.format_fen(&p)),
         }
@@ -195,6 +206,8 @@ fn check(profile: Profile, left: u8) -> Seen {
         owing,
         full: naive.full_ends.0,
         drawn: naive.full_ends.1,
+        marked: with_marks,
+        marks_matter,
     }
 }
 
@@ -277,6 +290,30 @@ fn black_moves_first_when_placing_ends_under_defender_first() {
     p.set("defender-first=true").unwrap();
     let s = check(p, 4);
     assert!(s.compared > 1000, "{}", s.compared);
+}
+
+/// da-san-qi's rules on the 16-point board with 5 stones a side: a mill while placing
+/// removes an opponent stone (from a mill too) and marks its point, where nobody places until
+/// placing ends; then the marks leave and Black moves first; no flying. The solver indexes the
+/// marks; the minimax plays the engine's moves. Marks decide values: many of the positions
+/// compared have another value with their marks taken away, so a solver blind to them fails.
+#[test]
+fn removed_stones_mark_their_points_until_placing_ends_under_mark_and_delay() {
+    let mut p = Profile::preset("da-san-qi").unwrap();
+    p.set("stones=5").unwrap();
+    p.set("board=morris16").unwrap();
+    let s = check(p, 4);
+    assert!(
+        s.compared > 1000 && s.marked > 300,
+        "{} {}",
+        s.compared,
+        s.marked,
+    );
+    assert!(s.marks_matter > 10, "{} of {}", s.marks_matter, s.marked);
+    eprintln!(
+        "{} compared, {} with marks, {} changed by their marks",
+        s.compared, s.marked, s.marks_matter
+    );
 }
 
 #[test]

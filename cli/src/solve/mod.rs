@@ -298,7 +298,7 @@ pub type StartValue<'a> = &'a dyn Fn() -> Result<Option<(String, Json)>, CliErro
 
 /// Solves `targets` (or prints the plan) and reports per sector, then the start position's
 /// value when the solve reached it; any game.
-pub fn run_solve<R: SectorRules>(
+pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
     db: &SectorDb<R>,
     targets: &[SectorKey],
     opts: &SolveOpts,

@@ -47,14 +47,7 @@ impl PlanFigures {
     /// The plan for `targets` under `db`'s rules.
     pub fn new<R: SectorRules>(db: &SectorDb<R>, targets: &[SectorKey]) -> PlanFigures {
         let units = retro_solver::sectors::sector::plan(&db.rules, targets);
-        let size = |k: &SectorKey| {
-            retro_solver::sectors::index::BoardIndex::new(
-                db.rules.shape(),
-                k.w as usize,
-                k.b as usize,
-            )
-            .size()
-        };
+        let size = |k: &SectorKey| db.rules.slots(*k);
         let mut f = PlanFigures {
             sectors: 0,
             units: units.len(),

@@ -14,6 +14,9 @@ pub struct DaraRules {
     pub game: Dara,
 }
 
+/// Every Dara sector is solved by retrograde analysis.
+impl crate::sectors::forward::Forward for DaraRules {}
+
 impl SectorRules for DaraRules {
     fn name(&self) -> &'static str {
         "dara"

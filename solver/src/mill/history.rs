@@ -1,5 +1,5 @@
-//! What the state the solver does not index would add to it: one-time mills' masks, and
-//! marked points while placing.
+//! What the state the solver does not index would add to it: one-time mills' masks (marked
+//! points while placing are indexed: [`crate::sectors::marked_points`]).
 //!
 //! Under one-time mills (russian-mill) each side carries
 //! a formed-mills mask: the points of every mill it has counted. A mill whose three points are
@@ -49,23 +49,6 @@ pub fn slots_with_masks(profile: &Profile, k: SectorKey, masks: &[u64]) -> u64 {
     let own = masks.get(lost(k.b, k.bf)).copied().unwrap_or(0);
     let opp = masks.get(lost(k.w, k.wf)).copied().unwrap_or(0);
     boards.saturating_mul(own).saturating_mul(opp)
-}
-
-/// The slots placing sector `k` would take with the marked points in the index
-/// (`mark-and-delay`): each stone removed while placing leaves a mark, so the sector's
-/// material fixes how many (the stones gone from board and hand), and they lie on the points
-/// no stone holds. Symmetry folds the marks with the stones, as the index folds the stones.
-pub fn slots_with_marks(profile: &Profile, k: SectorKey) -> u64 {
-    let points = profile.board.geometry().points;
-    let gone = (2 * profile.stones as usize).saturating_sub((k.w + k.wf + k.b + k.bf) as usize);
-    let free = points - (k.w + k.b) as usize;
-    let plain = crate::sectors::index::BoardIndex::new(
-        crate::sectors::index::Shape::Mill(profile.board.geometry()),
-        k.w as usize,
-        k.b as usize,
-    )
-    .size();
-    plain.saturating_mul(if gone <= free { BINOM[free][gone] } else { 0 })
 }
 
 #[cfg(test)]
@@ -142,7 +125,9 @@ mod tests {
             wf: 9,
             bf: 9,
         };
-        assert_eq!(slots_with_marks(&p, k), plain(k));
+        let rules = crate::mill::rules::MillRules::new(retro_engine::mill::Mill::new(p.clone()));
+        use crate::sectors::rules::SectorRules;
+        assert_eq!(rules.slots(k), plain(k));
         // Black's last placement with 6 stones gone: 6 marks on the 7 free points.
         let k = SectorKey {
             w: 8,
@@ -150,6 +135,6 @@ mod tests {
             wf: 1,
             bf: 0,
         };
-        assert_eq!(slots_with_marks(&p, k), plain(k) * 7);
+        assert_eq!(rules.slots(k), plain(k) * 7);
     }
 }

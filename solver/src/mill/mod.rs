@@ -2,6 +2,7 @@
 //! sectors of a rule profile, the distance to the next removal, and the search.
 
 pub mod closure;
+pub mod forward;
 pub mod gen;
 pub mod history;
 pub mod probe;

@@ -3,6 +3,7 @@
 use crate::mill::rules::MillRules;
 use crate::sectors::db::{Db, ProbeError};
 use crate::sectors::folded::Folded;
+use crate::sectors::rules::SectorRules;
 use retro_engine::mill::{GameOver, Mill, Position};
 use retro_engine::Color;
 use retro_tables::{Value, Wdl};
@@ -33,9 +34,9 @@ impl Db<MillRules> {
     /// plies, each a ply as the engine's compound moves count them.
     pub fn value(&self, pos: &Position) -> Result<Value, ProbeError> {
         match self.folded(pos) {
-            Ok(Ok(f)) => self.value_folded(&f),
+            Ok(Ok(f)) => self.value_marked(&f, pos.marked),
             Ok(Err(over)) => Ok(over),
-            Err(ProbeError::RemovalPending) if pos.marked == 0 => {
+            Err(ProbeError::RemovalPending) if self.marks_held(pos) => {
                 let mut best: Option<Value> = None;
                 for q in self.removal_plies(pos) {
                     let v = crate::mill::removal::move_value(self, pos, &q)?;
@@ -53,9 +54,9 @@ impl Db<MillRules> {
     /// answer it too).
     pub fn wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
         match self.folded(pos) {
-            Ok(Ok(f)) => self.wdl_folded(&f),
+            Ok(Ok(f)) => self.wdl_marked(&f, pos.marked),
             Ok(Err(over)) => Ok(over.wdl()),
-            Err(ProbeError::RemovalPending) if pos.marked == 0 => {
+            Err(ProbeError::RemovalPending) if self.marks_held(pos) => {
                 let mut best = Wdl::Loss;
                 for q in self.removal_plies(pos) {
                     best = best.max(crate::mill::removal::move_wdl(self, pos, &q)?);
@@ -76,6 +77,16 @@ impl Db<MillRules> {
             || p.mill_action == retro_engine::mill::MillAction::MillCounts;
         let (s, o) = (pos.side.index(), pos.side.other().index());
         !(colours && pos.placing && pos.hand[s] != pos.hand[o] + s as u8)
+    }
+
+    /// Whether the tables can hold a position's marked points: it has none, or its sector's
+    /// index has them ([`SectorRules::marked_points`]).
+    fn marks_held(&self, pos: &Position) -> bool {
+        pos.marked == 0
+            || self
+                .rules
+                .marked_points(Folded::from_position(pos).key())
+                .is_some()
     }
 
     /// The positions after each ply of a position owing removals.
@@ -109,7 +120,7 @@ impl Db<MillRules> {
                     .into(),
             });
         }
-        if (pos.pending != [0, 0] && !owed_stalemate) || pos.marked != 0 {
+        if (pos.pending != [0, 0] && !owed_stalemate) || !self.marks_held(pos) {
             return Err(ProbeError::RemovalPending);
         }
         if !self.colours_held(pos) {

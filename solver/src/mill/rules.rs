@@ -50,10 +50,12 @@ impl SectorRules for MillRules {
         if let Some(masks) = &self.masks {
             return Some(crate::mill::history::slots_with_masks(p, k, masks));
         }
-        if p.mill_action == MillAction::MarkAndDelay && (k.wf > 0 || k.bf > 0) {
-            return Some(crate::mill::history::slots_with_marks(p, k));
-        }
         None
+    }
+    fn marked_points(&self, k: SectorKey) -> Option<usize> {
+        let p = &self.game.profile;
+        (p.mill_action == MillAction::MarkAndDelay && (k.wf > 0 || k.bf > 0))
+            .then(|| (2 * p.stones as usize).saturating_sub((k.w + k.wf + k.b + k.bf) as usize))
     }
     fn lost(&self, on_board: u8, in_hand: u8) -> bool {
         crate::mill::sectors::lost(&self.game.profile, on_board, in_hand)

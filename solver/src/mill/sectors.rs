@@ -17,9 +17,6 @@ pub fn unsupported(p: &Profile) -> Option<&'static str> {
 /// Why the placing sectors (stones in hand) of a rule profile cannot be solved, when its
 /// moving phase can: rules that act only while placing or when it ends.
 pub fn unsupported_in_placing(p: &Profile) -> Option<&'static str> {
-    if p.mill_action == MillAction::MarkAndDelay {
-        return Some("marked points (mark-and-delay) are extra state the solver does not index");
-    }
     if p.mill_action == MillAction::MillCounts {
         if p.move_in_placing {
             return Some(

@@ -3,7 +3,9 @@
 
 use crate::sectors::folded::Folded;
 use crate::sectors::index::BoardIndex;
+use crate::sectors::marked_points::MarkedIndex;
 use crate::sectors::rules::SectorRules;
+use retro_engine::mill::Bits;
 use retro_tables::any_table::{AnyTable, Place};
 pub use retro_tables::location::fingerprint_hash;
 use retro_tables::location::{profile_folder, sector_file};
@@ -203,16 +205,15 @@ impl<R: SectorRules> Db<R> {
         if h.sector != k {
             return mismatch(format!("table holds sector {}, expected {k}", h.sector));
         }
-        let idx = BoardIndex::new(self.rules.shape(), k.w as usize, k.b as usize);
-        if idx.size() != h.slots {
+        let slots = self.rules.slots(k);
+        if slots != h.slots {
             return mismatch(format!(
-                "table has {} slots, the index has {}",
+                "table has {} slots, the index has {slots}",
                 h.slots,
-                idx.size()
             ));
         }
         if let AnyTable::Compressed(c) = &t {
-            if c.order().is_some_and(|o| Some(o) != idx.reflected_order()) {
+            if c.order().is_some_and(|o| Some(o) != self.slot_order(k)) {
                 return mismatch(format!(
                     "table stores its slots in an order of other classes ({:?}) than the index's",
                     c.order()
@@ -224,8 +225,11 @@ impl<R: SectorRules> Db<R> {
     }
 
     /// The order a compressed table of sector `k` stores its slots in (see
-    /// [`BoardIndex::reflected_order`]).
+    /// [`BoardIndex::reflected_order`]); the index's own for a sector with marked points.
     pub fn slot_order(&self, k: SectorKey) -> Option<retro_tables::slot_order::SlotOrder> {
+        if self.rules.marked_points(k).is_some() {
+            return None;
+        }
         BoardIndex::new(self.rules.shape(), k.w as usize, k.b as usize).reflected_order()
     }
 
@@ -268,8 +272,15 @@ impl<R: SectorRules> Db<R> {
     /// The win/draw/loss of a folded position (side to move first): what every table knows,
     /// `--wdl-only` ones included.
     pub fn wdl_folded(&self, f: &Folded) -> Result<Wdl, ProbeError> {
+        self.wdl_marked(f, 0)
+    }
+
+    /// [`Db::wdl_folded`] of a position with marked points `marks` (see
+    /// [`SectorRules::marked_points`]).
+    pub fn wdl_marked(&self, f: &Folded, marks: Bits) -> Result<Wdl, ProbeError> {
         self.probe_folded(
             f,
+            marks,
             Wdl::Loss,
             Wdl::Win,
             AnyTable::wdl_at,
@@ -279,8 +290,15 @@ impl<R: SectorRules> Db<R> {
 
     /// The value of a folded position (side to move first).
     pub fn value_folded(&self, f: &Folded) -> Result<Value, ProbeError> {
+        self.value_marked(f, 0)
+    }
+
+    /// [`Db::value_folded`] of a position with marked points `marks` (see
+    /// [`SectorRules::marked_points`]).
+    pub fn value_marked(&self, f: &Folded, marks: Bits) -> Result<Value, ProbeError> {
         let stored = self.probe_folded(
             f,
+            marks,
             Stored::Value(Value::Loss(0)),
             Stored::Value(Value::Win(0)),
             AnyTable::probe_at,
@@ -294,9 +312,11 @@ impl<R: SectorRules> Db<R> {
 
     /// Reads a folded position's slot with `read`, or asks `search` for a derived sector's;
     /// `lost` and `won` when a side has too few stones left (no table holds those positions).
+    /// `marks`: its marked points, for a sector whose index has them (else none).
     fn probe_folded<T>(
         &self,
         f: &Folded,
+        marks: Bits,
         lost: T,
         won: T,
         read: impl FnOnce(&AnyTable, Place) -> Result<Option<T>, TableError>,
@@ -310,6 +330,32 @@ impl<R: SectorRules> Db<R> {
         }
         let k = f.key();
         let t = self.table(k)?;
+        match self.rules.marked_points(k) {
+            Some(m) if marks.count_ones() as usize != m || marks & (f.own | f.opp) != 0 => {
+                return Err(ProbeError::Unsupported {
+                    sector: k,
+                    why: format!(
+                        "its positions have {m} marked points, on empty points (one for each \
+                         stone removed while placing)"
+                    ),
+                });
+            }
+            Some(m) if m > 0 => {
+                let idx = MarkedIndex::new(t.1.clone(), k.w as usize, k.b as usize, m)
+                    .expect("a table of the sector was opened, so its marks fit");
+                let at = Place::Slot(idx.index(f.own, f.opp, marks));
+                return read(&t.0, at)?.ok_or_else(|| {
+                    TableError::Corrupt(self.path(k), format!("{at:?} holds no value")).into()
+                });
+            }
+            None if marks != 0 => {
+                return Err(ProbeError::Unsupported {
+                    sector: k,
+                    why: "its positions have no marked points".into(),
+                })
+            }
+            _ => {}
+        }
         if t.0.is_derived() {
             return search(self, f);
         }

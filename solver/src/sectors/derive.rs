@@ -22,8 +22,11 @@ fn fewer(k: SectorKey) -> bool {
 /// Whether sector `k`'s values may be left to a one-ply search: its side to move has less
 /// material than the opponent, and no move leads to a sector where that holds too (so one ply
 /// always reaches stored tables; under rules that remove two stones at once it may not).
+/// Never a sector with marked points: the search knows no marks.
 pub fn derivable<R: SectorRules>(rules: &R, k: SectorKey) -> bool {
-    fewer(k) && rules.successors(k).into_iter().all(|s| !fewer(s))
+    fewer(k)
+        && rules.marked_points(k).is_none()
+        && rules.successors(k).into_iter().all(|s| !fewer(s))
 }
 
 /// A move list with room for the moves of most positions (one allocation, not several).

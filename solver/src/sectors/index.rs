@@ -363,6 +363,16 @@ impl BoardIndex {
         retro_tables::slot_order::SlotOrder::reflected(self.geo.points() - self.w, self.b)
     }
 
+    /// The board.
+    pub fn shape(&self) -> Shape {
+        self.geo
+    }
+
+    /// Points of the board.
+    pub fn points(&self) -> usize {
+        self.geo.points()
+    }
+
     /// Number of slots (canonical positions plus wasted slots).
     pub fn size(&self) -> u64 {
         self.classes.reps.len() as u64 * self.per_class

@@ -3,7 +3,8 @@
 
 use crate::sectors::children::Children;
 use crate::sectors::folded::Folded;
-use crate::sectors::index::Shape;
+use crate::sectors::index::{BoardIndex, Shape};
+use crate::sectors::marked_points::MarkedIndex;
 use retro_engine::mill::Bits;
 use retro_tables::SectorKey;
 
@@ -26,6 +27,24 @@ pub trait SectorRules: Sync + Send {
     /// while placing); `None` when they carry none.
     fn extra_state_slots(&self, _k: SectorKey) -> Option<u64> {
         None
+    }
+    /// How many marked points the positions of sector `k` carry in its index (Mill's
+    /// `mark-and-delay` while placing: one for each stone removed, so possibly none), or `None`
+    /// when its index holds the stones alone. Such sectors are valued forwards
+    /// ([`crate::sectors::forward`]): the retrograde solver's positions have no marks.
+    fn marked_points(&self, _k: SectorKey) -> Option<usize> {
+        None
+    }
+    /// The slots of sector `k`'s table: its stones' [`BoardIndex`], times the ways to place
+    /// its marked points ([`MarkedIndex`]).
+    fn slots(&self, k: SectorKey) -> u64 {
+        let stones = BoardIndex::new(self.shape(), k.w as usize, k.b as usize);
+        match self.marked_points(k) {
+            None => stones.size(),
+            Some(m) => {
+                MarkedIndex::new(stones, k.w as usize, k.b as usize, m).map_or(0, |i| i.size())
+            }
+        }
     }
     /// Whether a side with this material has lost.
     fn lost(&self, on_board: u8, in_hand: u8) -> bool;

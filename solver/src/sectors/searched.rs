@@ -326,7 +326,8 @@ pub fn searched_wins_marked<R: SectorRules>(
     marked: Option<Vec<u64>>,
 ) -> Result<Option<SearchedWins>, ProbeError> {
     use rayon::prelude::*;
-    if !searchable(k) {
+    // The one-ply look knows no marked points.
+    if !searchable(k) || db.rules.marked_points(k).is_some() {
         return Ok(None);
     }
     // The losses the search reads need their distances (not `--wdl-only` tables).

@@ -2,7 +2,8 @@
 
 use crate::sectors::db::{Db, ProbeError};
 use crate::sectors::derive::{derivable, derive_raw, derived_codes};
-use crate::sectors::retro::{count, solve_unit_with, Counts, Progress};
+use crate::sectors::forward::Forward;
+use crate::sectors::retro::{count, solve_unit_with, Counts, Progress, Solved};
 use crate::sectors::rules::SectorRules;
 use crate::sectors::searched::{resolve_searched, searched_wins_marked};
 use crate::sectors::sector::{plan, SectorKey};
@@ -164,7 +165,7 @@ fn check_resources<R: SectorRules>(
 /// exist and verify are kept; missing ones are built; one that fails its checks (truncated,
 /// damaged, other rules) is rebuilt, told to the observer; one that cannot be read at all
 /// (permissions, I/O error) stops the solve with that error.
-pub fn solve<R: SectorRules>(
+pub fn solve<R: Forward>(
     db: &Db<R>,
     targets: &[SectorKey],
     observer: &dyn SolveObserver,
@@ -173,7 +174,7 @@ pub fn solve<R: SectorRules>(
 }
 
 /// [`solve`], with options (compressing tables as it goes).
-pub fn solve_with<R: SectorRules>(
+pub fn solve_with<R: Forward>(
     db: &Db<R>,
     targets: &[SectorKey],
     observer: &dyn SolveObserver,
@@ -186,6 +187,22 @@ pub fn solve_with<R: SectorRules>(
         .find_map(|&k| db.rules.unsupported(k).map(|w| (k, w)))
     {
         return Err(SolveError::Unsupported(format!("sector {k}: {why}")));
+    }
+    // Fail now, not hours into the solve, if a unit left to solve needs more memory than the
+    // machine has (da-san-qi's placing sectors with their marked points, say).
+    if let Some((unit, slots)) = units
+        .iter()
+        .filter(|u| u.iter().any(|&k| !db.has_table(k)))
+        .map(|u| (u, u.iter().map(|&k| db.rules.slots(k)).sum::<u64>()))
+        .max_by_key(|&(_, slots)| slots)
+    {
+        check_room(
+            unit,
+            slots,
+            crate::sectors::resources::available_memory(),
+            None,
+            &db.folder,
+        )?;
     }
     // Fail now, not after solving a unit, if the tables cannot be written.
     let probe = db.folder.join(".write-test");
@@ -295,21 +312,18 @@ pub fn solve_with<R: SectorRules>(
             compress_done(i)?;
             continue;
         }
-        let slots: u64 = unit
-            .iter()
-            .map(|k| {
-                crate::sectors::index::BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize)
-                    .size()
-            })
-            .sum();
+        let slots: u64 = unit.iter().map(|&k| db.rules.slots(k)).sum();
         check_resources(db, unit, slots)?;
         // Dependencies left compressed by an earlier run are read raw again under `--compress`
         // (probing compressed blocks is far slower than the solve's table lookups), and derived
         // ones always (they have no slots to read).
+        // A unit valued forwards reads its dependencies through probes, which read any
+        // table, and a table with marked points has no working copy.
+        let forward = unit.iter().any(|&k| db.rules.marked_points(k).is_some());
         let deps: BTreeSet<SectorKey> = unit
             .iter()
             .flat_map(|&k| db.rules.successors(k))
-            .filter(|c| !unit.contains(c))
+            .filter(|c| !forward && !unit.contains(c) && db.rules.marked_points(*c).is_none())
             .collect();
         for c in deps {
             // Sectors lost by material have no table: `has_table` passes them by.
@@ -327,7 +341,24 @@ pub fn solve_with<R: SectorRules>(
         }
         observer.unit_start(unit, slots, i, total);
         let start = Instant::now();
-        let solved = solve_unit_with(db, unit, observer, mark).map_err(SolveError::Probe)?;
+        let solved = match unit[..] {
+            [k] if forward => {
+                let values = R::forward_values(db, k, observer)
+                    .expect("a sector with marked points is valued forwards")
+                    .map_err(SolveError::Probe)?;
+                vec![Solved {
+                    key: k,
+                    values,
+                    searched: None,
+                }]
+            }
+            _ if forward => {
+                return Err(SolveError::Unsupported(format!(
+                    "sectors {unit:?}: a unit of several sectors with marked points"
+                )))
+            }
+            _ => solve_unit_with(db, unit, observer, mark).map_err(SolveError::Probe)?,
+        };
         let seconds = start.elapsed().as_secs_f64();
         for s in solved {
             let (key, values) = (s.key, s.values);
