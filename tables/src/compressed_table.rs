@@ -60,6 +60,11 @@ pub struct Params {
     /// With `wdl_sub`: code the distance blocks by rANS too ([`crate::dtm_rans`], block coder
     /// 3), each sub-block's entries a stream of their own; else zstd.
     pub dtm_rans: bool,
+    /// Store distances in whole plies rather than halves (header byte 123,
+    /// [`crate::slot_order::PLIES_WHOLE`]). The compressor sets it itself for a table with a
+    /// win of an even number of plies or a loss of an odd one (rules where a side moves twice
+    /// in a row), whose halves would lose the parity; such a table searches no wins.
+    pub whole_plies: bool,
 }
 
 impl Default for Params {
@@ -74,6 +79,7 @@ impl Default for Params {
             order: None,
             wdl_sub: WDL_SUB_SLOTS,
             dtm_rans: true,
+            whole_plies: false,
         }
     }
 }
@@ -194,6 +200,18 @@ fn compress_codes(
     if codes.len() != n {
         return Err(bad("codes of another table"));
     }
+    // A win of an even number of plies or a loss of an odd one: halves would lose the
+    // parity, so distances are stored whole, and no win is left to a search.
+    let parity_broken = |&c: &u16| match Value::decode(c) {
+        Some(Value::Win(d)) => d % 2 == 0,
+        Some(Value::Loss(d)) => d % 2 == 1,
+        _ => false,
+    };
+    let p = Params {
+        whole_plies: p.whole_plies || codes.iter().any(parity_broken),
+        ..p
+    };
+    let searched = searched.filter(|_| !p.whole_plies);
     if searched.is_some_and(|w| w.bits.len() != n.div_ceil(64)) {
         return Err(bad("searched wins of another table"));
     }
@@ -260,7 +278,8 @@ fn compress_codes(
         // The longest win stays stored (so `verify` finds it), and a table whose longest win
         // is 1 ply has nothing to search.
         let searched = searched.filter(|_| h.longest_win > 1);
-        let longest = (h.longest_win & MAX_DISTANCE) >> 1;
+        let shift = u32::from(!p.whole_plies);
+        let longest = (h.longest_win & MAX_DISTANCE) >> shift;
         // A wasted slot decodes as the symbol before it: give it the distance before it too.
         let mut last = 0u16;
         // Entries grouped by this many slots (by sub-block under the rANS coder, whose
@@ -286,7 +305,7 @@ fn compress_codes(
                                 continue;
                             }
                             if codes[s] >> 14 != 3 {
-                                last = (codes[s] & MAX_DISTANCE) >> 1;
+                                last = (codes[s] & MAX_DISTANCE) >> shift;
                                 // Under encodings 7 and 9 a win's entry is 0 when searched, else h + 1.
                                 if let (Some(w), SYM_WIN) = (searched, syms[s]) {
                                     last = if last != longest && bit(&w.bits, s) {
@@ -428,6 +447,9 @@ fn write_body(
     put_decoded(&mut head, decoded);
     if let Some(o) = p.order {
         o.encode(&mut head);
+    }
+    if p.whole_plies {
+        head[123] = crate::slot_order::PLIES_WHOLE;
     }
     write_atomic(path, &head, body.len() as u64, |w| w.put(body))
 }
@@ -600,6 +622,8 @@ pub struct CompressedTable {
     /// The distance file is of encoding 13 or 14 (beside a win/draw/loss file of the rANS
     /// coder): a block's entries grouped by sub-block after a head of entry counts.
     by_sub: bool,
+    /// Distances stored in whole plies, not halves (header byte 123).
+    whole: bool,
 }
 
 /// One block file of a compressed table, opened: its header, decoded counts, layout, mapped
@@ -611,6 +635,8 @@ struct Part {
     mapped: crate::mapped::Mapped,
     encoding: u32,
     order: Option<SlotOrder>,
+    /// Distances in whole plies (header byte 123).
+    whole: bool,
 }
 
 /// Opens one block file of a compressed table.
@@ -622,6 +648,7 @@ unsafe fn open_part(path: &Path, encodings: &[u32]) -> Result<Part, TableError> 
     let corrupt = |m: String| TableError::Corrupt(path.to_path_buf(), m);
     let mut decoded = None;
     let mut order = None;
+    let mut whole = false;
     let mut found = encodings[0];
     // SAFETY: the caller's promise, passed on.
     let (h, layout, m) = unsafe {
@@ -641,6 +668,7 @@ unsafe fn open_part(path: &Path, encodings: &[u32]) -> Result<Part, TableError> 
             // The slot order (bytes 120..128): one this reader knows, or the file is refused
             // rather than read in another order.
             order = SlotOrder::from_header(b, h.slots).map_err(corrupt)?;
+            whole = crate::slot_order::whole_plies(b);
             if unordered_encoding(found).1 != order.is_some() {
                 return Err(corrupt(format!(
                     "encoding {found} and header bytes 120..128 disagree on the slot order"
@@ -665,6 +693,7 @@ unsafe fn open_part(path: &Path, encodings: &[u32]) -> Result<Part, TableError> 
         mapped: m,
         encoding: found,
         order,
+        whole,
     })
 }
 
@@ -684,6 +713,7 @@ impl CompressedTable {
             layout,
             mapped: m,
             order,
+            whole,
             ..
         } = unsafe { open_part(wdl, &[ENCODING_WDL, ENCODING_WDL_ORDERED]) }?;
         let wdl_file = BlockFile::new(
@@ -721,6 +751,7 @@ impl CompressedTable {
                     mapped: m,
                     encoding: e,
                     order: dtm_order,
+                    whole: dtm_whole,
                 } = unsafe { open_part(p, &encodings) }?;
                 let e = unordered_encoding(e).0;
                 searches_wins = [
@@ -747,7 +778,7 @@ impl CompressedTable {
                         ),
                     ));
                 }
-                if h != header || d != decoded || dtm_order != order {
+                if h != header || d != decoded || dtm_order != order || dtm_whole != whole {
                     return Err(TableError::Mismatch(
                         p.to_path_buf(),
                         format!("distances of another table than {}", wdl.display()),
@@ -782,6 +813,7 @@ impl CompressedTable {
             grouped,
             order,
             by_sub,
+            whole,
         })
     }
 
@@ -839,10 +871,11 @@ impl CompressedTable {
     /// against the header's longest win or loss (`at` says where, for the error: built only
     /// then, as probes are hot).
     fn decided(&self, sym: u8, half: u16, at: impl Fn() -> String) -> Result<Value, TableError> {
-        let (d, longest) = if sym == SYM_WIN {
-            (2 * half as u32 + 1, self.header.longest_win)
-        } else {
-            (2 * half as u32, self.header.longest_loss)
+        let (d, longest) = match (sym == SYM_WIN, self.whole) {
+            (true, false) => (2 * half as u32 + 1, self.header.longest_win),
+            (false, false) => (2 * half as u32, self.header.longest_loss),
+            (true, true) => (half as u32, self.header.longest_win),
+            (false, true) => (half as u32, self.header.longest_loss),
         };
         if d > longest as u32 {
             let path = self
@@ -1279,13 +1312,14 @@ impl CompressedTable {
             let values = self.block_values(b)?;
             for part in values.chunks(ds) {
                 let (mut wins, mut losses) = (Vec::new(), Vec::new());
+                let sh = u32::from(!self.whole);
                 for v in part {
                     match *v {
                         Value::Win(d) if self.searches_wins => {
-                            put_distance(&mut wins, if d == 0 { 0 } else { (d >> 1) + 1 })
+                            put_distance(&mut wins, if d == 0 { 0 } else { (d >> sh) + 1 })
                         }
-                        Value::Win(d) => put_distance(&mut wins, d >> 1),
-                        Value::Loss(d) => put_distance(&mut losses, d >> 1),
+                        Value::Win(d) => put_distance(&mut wins, d >> sh),
+                        Value::Loss(d) => put_distance(&mut losses, d >> sh),
                         Value::Draw => {}
                     }
                 }
@@ -1301,6 +1335,7 @@ impl CompressedTable {
         let p = Params {
             level,
             order: self.order,
+            whole_plies: self.whole,
             ..Params::default()
         };
         let dict = dictionary(&blocks, encoding, &p);
@@ -1335,6 +1370,7 @@ impl CompressedTable {
         let p = Params {
             level,
             order: self.order,
+            whole_plies: self.whole,
             ..Params::default()
         };
         let dict = dictionary(&blocks, ENCODING_WDL, &p);
@@ -1818,6 +1854,7 @@ mod tests {
                     order: None,
                     wdl_sub: 0,
                     dtm_rans: false,
+                    whole_plies: false,
                 },
             ),
             (
@@ -1832,6 +1869,7 @@ mod tests {
                     order: None,
                     wdl_sub: 0,
                     dtm_rans: false,
+                    whole_plies: false,
                 },
             ),
             // The older layout (encoding 5) is still read.

@@ -25,6 +25,18 @@ pub static BINOM: [[u64; 33]; 33] = {
 /// Header byte 120 of a compressed file in the reflected order (0: slots in index order).
 pub const ORDER_REFLECTED: u8 = 1;
 
+/// Header byte 123 of a compressed file whose distances are stored in whole plies (0: in
+/// halves, `d >> 1`, the parity being the kind's). Rules under which a side can move twice in a
+/// row (Black's first move after its own last placement under `defender-first`, a stalemate
+/// removal) have wins of an even number of plies and losses of an odd one.
+pub const PLIES_WHOLE: u8 = 1;
+
+/// Whether header bytes 120..128 say that distances are stored in whole plies (byte 123;
+/// [`SlotOrder::from_header`] refuses any value but 0 and [`PLIES_WHOLE`] there).
+pub fn whole_plies(bytes: &[u8]) -> bool {
+    bytes.get(123) == Some(&PLIES_WHOLE)
+}
+
 /// The reflected slot order of a table whose classes rank `b` opponent stones among `n` free
 /// points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,16 +64,20 @@ impl SlotOrder {
         let Some(f) = bytes.get(120..128) else {
             return Err("header cut short".into());
         };
-        if f.iter().all(|&x| x == 0) {
-            return Ok(None);
-        }
         let bad = || {
             format!(
                 "header bytes 120..128 ({f:?}) name no slot order this reader knows (a newer \
                  format?)"
             )
         };
-        if f[0] != ORDER_REFLECTED || f[3..].iter().any(|&x| x != 0) {
+        // Byte 123: how distances are stored ([`whole_plies`]).
+        if f[3] > PLIES_WHOLE || f[4..].iter().any(|&x| x != 0) {
+            return Err(bad());
+        }
+        if f[..3].iter().all(|&x| x == 0) {
+            return Ok(None);
+        }
+        if f[0] != ORDER_REFLECTED {
             return Err(bad());
         }
         let o = SlotOrder::reflected(f[1] as usize, f[2] as usize).ok_or_else(bad)?;
@@ -79,9 +95,9 @@ impl SlotOrder {
         self.per_class
     }
 
-    /// Writes the order into header bytes 120..128.
+    /// Writes the order into header bytes 120..123.
     pub fn encode(&self, head: &mut [u8]) {
-        head[120..128].copy_from_slice(&[ORDER_REFLECTED, self.n, self.b, 0, 0, 0, 0, 0]);
+        head[120..123].copy_from_slice(&[ORDER_REFLECTED, self.n, self.b]);
     }
 
     /// Where slot `slot` is stored, and (the same map) which slot a stored position holds.
@@ -223,10 +239,18 @@ mod tests {
         o.encode(&mut head);
         assert_eq!(SlotOrder::from_header(&head, 4 * 12376), Ok(Some(o)));
         assert!(SlotOrder::from_header(&head, 4 * 12376 + 1).is_err());
-        for (at, x) in [(120, 2u8), (121, 40), (122, 18), (125, 1)] {
+        for (at, x) in [(120, 2u8), (121, 40), (122, 18), (125, 1), (123, 2)] {
             let mut bad = head.clone();
             bad[at] = x;
             assert!(SlotOrder::from_header(&bad, 4 * 12376).is_err(), "{at}");
         }
+        // Distances in whole plies: the same order, in either order of the index or its own.
+        let mut whole = head.clone();
+        whole[123] = PLIES_WHOLE;
+        assert_eq!(SlotOrder::from_header(&whole, 4 * 12376), Ok(Some(o)));
+        assert!(whole_plies(&whole) && !whole_plies(&head));
+        let mut plain = vec![0u8; 512];
+        plain[123] = PLIES_WHOLE;
+        assert_eq!(SlotOrder::from_header(&plain, 100), Ok(None));
     }
 }

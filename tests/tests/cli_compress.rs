@@ -758,3 +758,61 @@ fn verify_upgrade_writes_index_order_tables_in_the_reflected_order() {
     assert!(stdout(&o).contains(" 0 rewritten"), "{}", stdout(&o));
     assert_eq!(analyse_all(d), before);
 }
+
+/// Under rules where a side moves twice in a row (Black places last and moves first under
+/// defender-first, as in experimental and da-san-qi), wins can take an even number of plies
+/// and losses an odd one, which halves (`d >> 1`) would lose: `solve --compress` stores those
+/// tables' distances in whole plies (header byte 123 of both files), and every slot decodes to
+/// the raw value, da-san-qi's placing sectors with marked points included.
+#[test]
+fn tables_with_wins_of_even_plies_compress_to_the_raw_values() {
+    for variant in ["experimental", "da-san-qi"] {
+        let (raw_dir, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let base = [
+            "solve",
+            "mill",
+            "--variant",
+            variant,
+            "--rule",
+            "stones=5",
+            "--rule",
+            "board=morris16",
+            "-q",
+            "--dir",
+        ];
+        let o = retro(
+            &[&base[..], &[raw_dir.path().to_str().unwrap()]].concat(),
+            None,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let d = dir.path().to_str().unwrap();
+        let o = retro(&[&base[..], &[d, "--compress"]].concat(), None);
+        assert!(o.status.success(), "{variant}: {}", stderr(&o));
+        assert!(retro(&["verify", "--dir", d], None).status.success());
+        let raw = raw_codes(raw_dir.path());
+        let (mut whole, mut odd, mut compared) = (0, 0, 0);
+        for w in sector_files(dir.path(), "rtbw") {
+            let dtm = w.with_extension("rtbd");
+            let flag = |p: &Path| std::fs::read(p).unwrap()[123];
+            assert_eq!(flag(&w), flag(&dtm), "{}", w.display());
+            let t = open_compressed(&w, Some(&dtm)).unwrap();
+            let name = w.strip_prefix(dir.path()).unwrap().with_extension("");
+            let codes = &raw[&raw_dir.path().join(&name)];
+            let broken = codes.iter().any(|&c| match Value::decode(c) {
+                Some(Value::Win(d)) => d % 2 == 0,
+                Some(Value::Loss(d)) => d % 2 == 1,
+                _ => false,
+            });
+            // Whole plies exactly where halves would lose the parity.
+            assert_eq!(flag(&w) == 1, broken, "{}", w.display());
+            whole += broken as u64;
+            odd += codes
+                .iter()
+                .filter(|&&c| matches!(Value::decode(c), Some(Value::Win(d)) if d % 2 == 0))
+                .count() as u64;
+            compared += compare(&t, codes, true);
+        }
+        assert!(whole >= 10 && odd > 1000, "{variant}: {whole} {odd}");
+        assert!(compared > 500_000, "{variant}: {compared}");
+    }
+}
