@@ -10,8 +10,15 @@ use std::collections::{BTreeSet, HashMap};
 pub type Unit = Vec<SectorKey>;
 
 /// Every sector needed to solve `targets`, grouped into units in an order where each unit
-/// comes after every unit it depends on.
+/// comes after every unit it depends on, chosen to keep few raw tables on disk at once under
+/// `--compress` ([`order_for_disk`]).
 pub fn plan<R: SectorRules + ?Sized>(rules: &R, targets: &[SectorKey]) -> Vec<Unit> {
+    order_for_disk(rules, components(rules, targets))
+}
+
+/// The units of [`plan`] in the order Tarjan's algorithm finds them (each after the units it
+/// reads).
+fn components<R: SectorRules + ?Sized>(rules: &R, targets: &[SectorKey]) -> Vec<Unit> {
     // Collect the closure.
     let mut seen: BTreeSet<SectorKey> = BTreeSet::new();
     let mut stack: Vec<SectorKey> = targets.to_vec();
@@ -90,6 +97,86 @@ pub fn plan<R: SectorRules + ?Sized>(rules: &R, targets: &[SectorKey]) -> Vec<Un
     units
 }
 
+/// `units` (in an order where each comes after the units it reads) put in another such order
+/// that keeps fewer raw tables on disk at once under `retro solve --compress`, where a table
+/// is compressed as soon as no unit left to solve reads it: greedily, the next unit is the
+/// ready one (every unit it reads solved) after which the raw tables on disk grow least (its
+/// own tables, less those it was the last to read), ties going to the earlier in `units`.
+/// Sizes are the tables' slots. Compressed tables pile up meanwhile, so the order kept is
+/// whichever of that one and `units` has the smaller peak of raw and compressed tables
+/// together, a compressed table taken as a fifth of its raw one (as `--dry-run` estimates).
+fn order_for_disk<R: SectorRules + ?Sized>(rules: &R, units: Vec<Unit>) -> Vec<Unit> {
+    let n = units.len();
+    let at: HashMap<SectorKey, usize> = units
+        .iter()
+        .enumerate()
+        .flat_map(|(i, u)| u.iter().map(move |&k| (k, i)))
+        .collect();
+    // The units each unit reads, and how many units not yet solved read each sector.
+    let mut reads: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); n];
+    let mut readers: HashMap<SectorKey, usize> = HashMap::new();
+    let mut read_sectors: Vec<BTreeSet<SectorKey>> = vec![BTreeSet::new(); n];
+    for (i, unit) in units.iter().enumerate() {
+        for &k in unit {
+            for c in rules.successors(k) {
+                if let Some(&j) = at.get(&c).filter(|&&j| j != i) {
+                    reads[i].insert(j);
+                    if read_sectors[i].insert(c) {
+                        *readers.entry(c).or_default() += 1;
+                    }
+                }
+            }
+        }
+    }
+    let size = |u: &Unit| u.iter().map(|&k| rules.slots(k)).sum::<u64>() as i128;
+    let mut waiting: Vec<usize> = reads.iter().map(BTreeSet::len).collect();
+    let mut read_by: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, r) in reads.iter().enumerate() {
+        for &j in r {
+            read_by[j].push(i);
+        }
+    }
+    let mut ready: BTreeSet<usize> = (0..n).filter(|&i| waiting[i] == 0).collect();
+    let mut order = Vec::with_capacity(n);
+    while !ready.is_empty() {
+        let growth = |i: usize| {
+            let read_later = units[i]
+                .iter()
+                .any(|k| readers.get(k).is_some_and(|&r| r > 0));
+            let own = if read_later { size(&units[i]) } else { 0 };
+            let freed: i128 = read_sectors[i]
+                .iter()
+                .filter(|c| readers[*c] == 1)
+                .map(|&c| rules.slots(c) as i128)
+                .sum();
+            own - freed
+        };
+        let next = *ready
+            .iter()
+            .min_by_key(|&&i| (growth(i), i))
+            .expect("not empty");
+        ready.remove(&next);
+        for c in &read_sectors[next] {
+            *readers.get_mut(c).expect("counted") -= 1;
+        }
+        for &i in &read_by[next] {
+            waiting[i] -= 1;
+            if waiting[i] == 0 {
+                ready.insert(i);
+            }
+        }
+        order.push(next);
+    }
+    debug_assert_eq!(order.len(), n, "the units read each other in a cycle");
+    let greedy: Vec<Unit> = order.into_iter().map(|i| units[i].clone()).collect();
+    let peak = |us: &[Unit]| disk_peak(rules, us, |k| rules.slots(k) * 5, |k| rules.slots(k));
+    if peak(&greedy) <= peak(&units) {
+        greedy
+    } else {
+        units
+    }
+}
+
 /// For each sector that another unit reads, the index (in `units`) of the last unit that
 /// reads it: after that unit is solved its table is read no more while solving.
 pub fn last_uses<R: SectorRules + ?Sized>(rules: &R, units: &[Unit]) -> HashMap<SectorKey, usize> {
@@ -146,7 +233,12 @@ mod tests {
 
     #[test]
     fn disk_peak_holds_each_table_once() {
-        for name in ["six-mens-morris", "nine-mens-morris", "lasker-morris"] {
+        for name in [
+            "six-mens-morris",
+            "nine-mens-morris",
+            "lasker-morris",
+            "morabaraba-malom",
+        ] {
             let m = Mill::new(Profile::preset(name).unwrap());
             let start = start_sector(&m.profile);
             let rules = MillRules::new(m);
@@ -170,6 +262,13 @@ mod tests {
             // Compressed tables count, but never more than the raw ones they replace.
             let packed = disk_peak(&rules, &units, size, |k| size(k) / 5);
             assert!(raw < packed && packed < total, "{name}: {packed}");
+            // The order needs no more disk at its peak than the order the components were
+            // found in (raw and compressed tables, a compressed one a fifth of its raw one).
+            let found = components(&rules, &[start]);
+            assert_eq!(found.len(), units.len());
+            let fifth = |k: SectorKey| size(k) / 5;
+            let before = disk_peak(&rules, &found, size, fifth);
+            assert!(packed <= before, "{name}: {packed} > {before}");
             // A table read by a later unit is still raw when that unit is solved.
             let last = last_uses(&rules, &units);
             for (k, &j) in &last {
