@@ -45,17 +45,18 @@ impl ProbeTimes {
         }
     }
 
-    /// Probes `f` of sector `k` once, timed (opening the table is not: it is opened first).
+    /// Probes `f` (with its marked points `marks`) of sector `k` once, timed (opening the table is not: it is opened first).
     pub fn probe<R: SectorRules>(
         &mut self,
         db: &Db<R>,
         k: SectorKey,
         f: &Folded,
+        marks: retro_engine::mill::Bits,
     ) -> Result<(), CliError> {
         let t = db.table(k).map_err(CliError::other)?;
         let timed_wdl = || -> Result<u64, CliError> {
             let start = Instant::now();
-            let w = db.wdl_folded(f);
+            let w = db.wdl_marked(f, marks);
             let ns = start.elapsed().as_nanos() as u64;
             w.map_err(CliError::other)?;
             Ok(ns)
@@ -64,7 +65,7 @@ impl ProbeTimes {
             timed_wdl()?
         } else {
             let start = Instant::now();
-            let v = db.value_folded(f);
+            let v = db.value_marked(f, marks);
             let ns = start.elapsed().as_nanos() as u64;
             match v {
                 // Tables without distances (`--wdl-only`): the result alone is timed.

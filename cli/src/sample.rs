@@ -3,6 +3,7 @@
 use crate::args::{GameKind, SampleArgs};
 use crate::error::CliError;
 use retro_engine::dara::{Move as DaraMove, Position as DaraPosition};
+use retro_engine::mill::Bits;
 use retro_engine::Color;
 use retro_solver::dara::rules::DaraRules;
 use retro_solver::dara::search::Tables;
@@ -10,6 +11,7 @@ use retro_solver::mill::sectors::start_sector;
 use retro_solver::sectors::db::{Db, ProbeError};
 use retro_solver::sectors::folded::Folded;
 use retro_solver::sectors::index::BoardIndex;
+use retro_solver::sectors::marked_points::MarkedIndex;
 use retro_solver::sectors::rules::SectorRules;
 use retro_solver::sectors::sector::{plan, SectorKey};
 use retro_tables::value::{Value as Val, Wdl};
@@ -53,16 +55,17 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
             let db = retro_solver::mill::Db::new(m, &a.dir);
             let keys = plan(&db.rules, &[start]).concat();
             let g = db.game();
-            let to_position = |f: &Folded| {
+            let to_position = |f: &Folded, marks: Bits| {
                 // Placing with one stone more in hand: Black to move (White places first).
-                let p = f.to_position(g);
+                let mut p = f.to_position(g);
+                p.marked = marks;
                 let fen = g.format_fen(&p);
                 g.parse_fen(&fen).is_ok().then_some((p, fen))
             };
-            let check = |f: &Folded| -> Result<Checked, CliError> {
+            let check = |f: &Folded, marks: Bits| -> Result<Checked, CliError> {
                 let err =
                     |e| crate::analyse::mill::probe_err(&db, a.rules.mill_variant(), &a.dir, e);
-                let Some((p, fen)) = to_position(f) else {
+                let Some((p, fen)) = to_position(f, marks) else {
                     return Ok(Checked::Skipped);
                 };
                 if g.outcome(&p).is_some() {
@@ -96,7 +99,7 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
                 keys,
                 &wanted,
                 a,
-                |f| to_position(f).map(|(_, t)| t),
+                |f, marks| to_position(f, marks).map(|(_, t)| t),
                 check,
             )
         }
@@ -117,7 +120,8 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
                 g.parse_position(&fen).is_ok().then_some((p, fen))
             };
             let tables = Tables::open(&db);
-            let check = |f: &Folded| -> Result<Checked, CliError> {
+            // Dara's positions carry no marked points.
+            let check = |f: &Folded, _: Bits| -> Result<Checked, CliError> {
                 use crate::analyse::dara::{exact_value, exact_wdl};
                 let Some((p, fen)) = to_position(f) else {
                     return Ok(Checked::Skipped);
@@ -163,7 +167,7 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
                 keys,
                 &wanted,
                 a,
-                |f| to_position(f).map(|(_, t)| t),
+                |f, _| to_position(f).map(|(_, t)| t),
                 check,
             )
         }
@@ -211,27 +215,19 @@ impl Checked {
 }
 
 /// Prints `a.count` positions spread over the tables of `keys` that exist (and are in
-/// `wanted`, when it is not empty); `fen` turns a solver position into checked text, `check`
-/// compares it with its moves (`--check`).
+/// `wanted`, when it is not empty); `fen` turns a solver position (with its marked points, if
+/// its sector's index has them) into checked text, `check` compares it with its moves
+/// (`--check`).
 fn emit<R: SectorRules>(
     db: &Db<R>,
     mut keys: Vec<SectorKey>,
     wanted: &[SectorKey],
     a: &SampleArgs,
-    fen: impl Fn(&Folded) -> Option<String>,
-    check: impl Fn(&Folded) -> Result<Checked, CliError>,
+    fen: impl Fn(&Folded, Bits) -> Option<String>,
+    check: impl Fn(&Folded, Bits) -> Result<Checked, CliError>,
 ) -> Result<(), CliError> {
     keys.sort();
-    // Positions with marked points (da-san-qi while placing) are not drawn yet.
-    let marked = |k: &SectorKey| db.rules.marked_points(*k).is_some_and(|m| m > 0);
-    if let Some(k) = wanted.iter().find(|k| marked(k)) {
-        return Err(CliError::input(format!(
-            "sector {},{},{},{}: its positions carry marked points, which `retro sample` does \
-             not draw (yet)",
-            k.w, k.b, k.wf, k.bf
-        )));
-    }
-    keys.retain(|k| (wanted.is_empty() || wanted.contains(k)) && db.has_table(*k) && !marked(k));
+    keys.retain(|k| (wanted.is_empty() || wanted.contains(k)) && db.has_table(*k));
     if let Some(k) = wanted.iter().find(|k| !db.has_table(**k)) {
         return Err(CliError::input(format!(
             "no table of sector {},{},{},{} under {}",
@@ -256,11 +252,16 @@ fn emit<R: SectorRules>(
     let (mut agree, mut differ) = (0u64, 0u64);
     for (i, k) in keys.iter().enumerate() {
         let want = a.count / n + u64::from((i as u64) < a.count % n);
-        let index = BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize);
+        let stones = BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize);
+        // With marked points (da-san-qi while placing), the index ranks them too.
+        let marks = db.rules.marked_points(*k).unwrap_or(0);
+        let Some(index) = MarkedIndex::new(stones, k.w as usize, k.b as usize, marks) else {
+            continue;
+        };
         let (mut got, mut tries) = (0, 0);
         while got < want && tries < want * TRIES {
             tries += 1;
-            let Some((own, opp)) = index.unindex(rng.below(index.size())) else {
+            let Some((own, opp, marks)) = index.unindex(rng.below(index.size())) else {
                 continue;
             };
             if !db.rules.valid(own, opp) {
@@ -268,7 +269,7 @@ fn emit<R: SectorRules>(
             }
             let f = Folded::in_sector(*k, own, opp);
             if a.check {
-                match check(&f)? {
+                match check(&f, marks)? {
                     Checked::Agrees => {
                         agree += 1;
                         got += 1;
@@ -281,9 +282,9 @@ fn emit<R: SectorRules>(
                     Checked::Skipped => {}
                 }
             } else if a.time {
-                times.probe(db, *k, &f)?;
+                times.probe(db, *k, &f, marks)?;
                 got += 1;
-            } else if let Some(text) = fen(&f) {
+            } else if let Some(text) = fen(&f, marks) {
                 writeln!(out, "{text}").map_err(|e| CliError::other(format!("stdout: {e}")))?;
                 got += 1;
             }

@@ -814,5 +814,37 @@ fn tables_with_wins_of_even_plies_compress_to_the_raw_values() {
         }
         assert!(whole >= 10 && odd > 1000, "{variant}: {whole} {odd}");
         assert!(compared > 500_000, "{variant}: {compared}");
+        // Positions drawn from every table, marked points included, agree with their moves
+        // read from the compressed tables.
+        let sample = [
+            "sample",
+            "mill",
+            "--variant",
+            variant,
+            "--rule",
+            "stones=5",
+            "--rule",
+            "board=morris16",
+            "--dir",
+            d,
+            "--count",
+            "4000",
+            "--seed",
+            "3",
+        ];
+        let o = retro(&sample, None);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let marked = stdout(&o)
+            .lines()
+            .filter(|l| l.split(' ').next().unwrap().contains('X'))
+            .count();
+        assert_eq!(marked > 100, variant == "da-san-qi", "{marked}");
+        let o = retro(&[&sample[..], &["--check"]].concat(), None);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains("4000 agree, 0 differ"),
+            "{}",
+            stdout(&o)
+        );
     }
 }
