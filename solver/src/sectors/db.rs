@@ -331,7 +331,11 @@ impl<R: SectorRules> Db<R> {
         let k = f.key();
         let t = self.table(k)?;
         match self.rules.marked_points(k) {
-            Some(m) if marks.count_ones() as usize != m || marks & (f.own | f.opp) != 0 => {
+            Some(m)
+                if marks.count_ones() as usize != m
+                    || marks & (f.own | f.opp) != 0
+                    || marks & !self.rules.shape().all() != 0 =>
+            {
                 return Err(ProbeError::Unsupported {
                     sector: k,
                     why: format!(
@@ -341,8 +345,13 @@ impl<R: SectorRules> Db<R> {
                 });
             }
             Some(m) if m > 0 => {
-                let idx = MarkedIndex::new(t.1.clone(), k.w as usize, k.b as usize, m)
-                    .expect("a table of the sector was opened, so its marks fit");
+                // The marks lie on the points the stones leave free, so they fit.
+                let idx = MarkedIndex::new(t.1.clone(), k.w as usize, k.b as usize, m).ok_or(
+                    ProbeError::Unsupported {
+                        sector: k,
+                        why: format!("{m} marked points do not fit beside its stones"),
+                    },
+                )?;
                 let at = Place::Slot(idx.index(f.own, f.opp, marks));
                 return read(&t.0, at)?.ok_or_else(|| {
                     TableError::Corrupt(self.path(k), format!("{at:?} holds no value")).into()
