@@ -468,9 +468,10 @@ pub struct SolveArgs {
     /// table is compressed and removed as soon as no sector left to solve reads it.
     #[arg(long)]
     pub compress: bool,
-    /// zstd level of --compress, 1 to 22, for the parts coded by zstd: none under the rules
-    /// this build knows, whose tables are coded by rANS (see `retro compress --wdl-coder`),
-    /// so the level changes nothing there; tables of rules it does not know get zstd blocks.
+    /// zstd level of --compress, 1 to 22, for the tables coded by zstd: those without a slot
+    /// order of their own (da-san-qi's placing sectors, whose index has marked points); the
+    /// others are coded by rANS (see `retro compress --wdl-coder`), the same bytes at every
+    /// level.
     #[arg(long, default_value_t = 3, requires = "compress",
           value_parser = clap::value_parser!(i32).range(1..=22))]
     pub compress_level: i32,

@@ -867,7 +867,8 @@ impl CompressedTable {
         Ok(())
     }
 
-    /// The value of a decided symbol whose distance is stored as `half` (`d >> 1`), checked
+    /// The value of a decided symbol whose distance is stored as `half` (`d >> 1`, or `d` in a
+    /// table of whole plies), checked
     /// against the header's longest win or loss (`at` says where, for the error: built only
     /// then, as probes are hot).
     fn decided(&self, sym: u8, half: u16, at: impl Fn() -> String) -> Result<Value, TableError> {

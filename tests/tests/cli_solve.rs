@@ -294,6 +294,26 @@ fn every_preset_dry_runs_and_placing_only_rules_keep_the_moving_phase() {
             assert!(placing > 10_000_000_000_000, "{placing}");
         }
     }
+    // Marked points are indexed only where every placing ply leaves its sector: not with
+    // moves instead of placements.
+    let o = retro(
+        &[
+            "solve",
+            "mill",
+            "--rule",
+            "mill-action=mark-and-delay",
+            "--rule",
+            "move-in-placing=true",
+            "--dry-run",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("marked points (mark-and-delay) with moves while placing"),
+        "{}",
+        stdout(&o)
+    );
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
     let base = ["--variant", "da-san-qi", "--dir", d];

@@ -213,7 +213,7 @@ fn dry_run<R: SectorRules>(
         .filter_map(|(k, _, _)| db.rules.unsupported(*k).map(|w| (*k, w)))
         .collect();
     // State the positions of the sectors left out carry beyond stones and hands (one-time
-    // mills' masks, marked points): what indexing it would cost.
+    // mills' masks): what indexing it would cost.
     let extra: Vec<(u64, u64)> = f
         .rows
         .iter()

@@ -12,6 +12,7 @@ use crate::search::alpha_beta::{self, Edge, FastMap, Searchable};
 use crate::search::score::{lost_at, material_and_mobility, score_of, MATE};
 use crate::sectors::db::ProbeError;
 use crate::sectors::folded::Folded;
+use crate::sectors::rules::SectorRules;
 use retro_engine::mill::{Mill, Move, Position};
 use std::cmp::Ordering;
 
@@ -62,21 +63,22 @@ struct MillSearch<'a> {
 impl MillSearch<'_> {
     /// The table value of `p` as a score at `ply`, if a table holds it.
     fn probe(&mut self, p: &Position, ply: u32) -> Result<Option<i32>, ProbeError> {
-        // Tables hold positions at the start of a ply under rules with no extra state.
+        // Tables hold positions at the start of a ply under rules with no extra state but
+        // marked points where their sectors index them.
+        let f = Folded::from_position(p);
         if !self.probe
             || p.pending != [0, 0]
-            || p.marked != 0
+            || (p.marked != 0 && self.db.rules.marked_points(f.key()).is_none())
             || p.stalemate_removal
             || !self.db.colours_held(p)
         {
             return Ok(None);
         }
-        let f = Folded::from_position(p);
         let packed = f.packed_key();
         if self.missing.contains_key(&packed) {
             return Ok(None);
         }
-        match self.db.value_folded(&f) {
+        match self.db.value_marked(&f, p.marked) {
             Ok(v) => Ok(Some(score_of(v, ply))),
             Err(ProbeError::Missing { .. } | ProbeError::Unsupported { .. }) => {
                 self.missing.insert(packed, ());

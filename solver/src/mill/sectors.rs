@@ -17,6 +17,14 @@ pub fn unsupported(p: &Profile) -> Option<&'static str> {
 /// Why the placing sectors (stones in hand) of a rule profile cannot be solved, when its
 /// moving phase can: rules that act only while placing or when it ends.
 pub fn unsupported_in_placing(p: &Profile) -> Option<&'static str> {
+    if p.mill_action == MillAction::MarkAndDelay && p.move_in_placing {
+        // Marked sectors are valued forwards, one ply each, which needs every placing ply to
+        // leave its sector; a move instead of a placement stays in it.
+        return Some(
+            "marked points (mark-and-delay) with moves while placing: the marks are indexed \
+             only where every placing ply leaves its sector",
+        );
+    }
     if p.mill_action == MillAction::MillCounts {
         if p.move_in_placing {
             return Some(

@@ -220,6 +220,14 @@ impl<R: SectorRules> Db<R> {
                 ));
             }
         }
+        if self.rules.marked_points(k).is_some() && (t.is_derived() || t.searches_wins()) {
+            // Their one-ply searches know no marked points.
+            return mismatch(
+                "a sector with marked points keeps every value and distance (no derived table, \
+                 no win left to a search)"
+                    .into(),
+            );
+        }
         self.check_derived(k, &t)?;
         Ok(t)
     }

@@ -23,7 +23,7 @@ fn fewer(k: SectorKey) -> bool {
 /// material than the opponent, and no move leads to a sector where that holds too (so one ply
 /// always reaches stored tables; under rules that remove two stones at once it may not).
 /// Never a sector with marked points: the search knows no marks.
-pub fn derivable<R: SectorRules>(rules: &R, k: SectorKey) -> bool {
+pub fn derivable<R: SectorRules + ?Sized>(rules: &R, k: SectorKey) -> bool {
     fewer(k)
         && rules.marked_points(k).is_none()
         && rules.successors(k).into_iter().all(|s| !fewer(s))

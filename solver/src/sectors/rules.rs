@@ -23,8 +23,8 @@ pub trait SectorRules: Sync + Send {
         None
     }
     /// The slots sector `k` would take with the state its positions carry beyond stones and
-    /// hands in the index (Mill's one-time mills: each side's formed-mills mask; marked points
-    /// while placing); `None` when they carry none.
+    /// hands (and the marked points of [`SectorRules::marked_points`]) in the index (Mill's
+    /// one-time mills: each side's formed-mills mask); `None` when they carry none.
     fn extra_state_slots(&self, _k: SectorKey) -> Option<u64> {
         None
     }
