@@ -768,8 +768,7 @@ fn verify_upgrade_writes_index_order_tables_in_the_reflected_order() {
 fn tables_with_wins_of_even_plies_compress_to_the_raw_values() {
     for variant in ["experimental", "da-san-qi"] {
         let (raw_dir, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        let base = [
-            "solve",
+        let rules = [
             "mill",
             "--variant",
             variant,
@@ -777,9 +776,8 @@ fn tables_with_wins_of_even_plies_compress_to_the_raw_values() {
             "stones=5",
             "--rule",
             "board=morris16",
-            "-q",
-            "--dir",
         ];
+        let base = [&["solve"], &rules[..], &["-q", "--dir"]].concat();
         let o = retro(
             &[&base[..], &[raw_dir.path().to_str().unwrap()]].concat(),
             None,
@@ -817,21 +815,11 @@ fn tables_with_wins_of_even_plies_compress_to_the_raw_values() {
         // Positions drawn from every table, marked points included, agree with their moves
         // read from the compressed tables.
         let sample = [
-            "sample",
-            "mill",
-            "--variant",
-            variant,
-            "--rule",
-            "stones=5",
-            "--rule",
-            "board=morris16",
-            "--dir",
-            d,
-            "--count",
-            "4000",
-            "--seed",
-            "3",
-        ];
+            &["sample"],
+            &rules[..],
+            &["--dir", d, "--count", "4000", "--seed", "3"],
+        ]
+        .concat();
         let o = retro(&sample, None);
         assert!(o.status.success(), "{}", stderr(&o));
         let marked = stdout(&o)
