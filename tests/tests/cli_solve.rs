@@ -280,6 +280,9 @@ fn every_preset_dry_runs_and_placing_only_rules_keep_the_moving_phase() {
         };
         assert_eq!(left_out, expect, "{}", p.name);
         assert_eq!(v["solvable"], left_out == 0, "{}", p.name);
+        // What this machine has, beside what the solve needs.
+        assert!(v["free_disk_bytes"].as_u64().unwrap() > 0, "{v}");
+        assert!(v["available_memory_bytes"].as_u64().unwrap() > 0, "{v}");
         // One-time mills' masks (in every sector) are state the index lacks; with it, the
         // slots of those sectors would be more than 100,000 times as many.
         let slots = v["slots"].as_u64().unwrap();
@@ -311,6 +314,12 @@ fn every_preset_dry_runs_and_placing_only_rules_keep_the_moving_phase() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stdout(&o).contains("marked points (mark-and-delay) with moves while placing"),
+        "{}",
+        stdout(&o)
+    );
+    // The text says whether this machine has the memory and disk.
+    assert!(
+        stdout(&o).contains("this machine: ") && stdout(&o).contains("memory for the largest"),
         "{}",
         stdout(&o)
     );

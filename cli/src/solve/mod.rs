@@ -224,6 +224,15 @@ fn dry_run<R: SectorRules>(
             (x.saturating_add(a), s.saturating_add(b))
         })
     });
+    // What this machine has: free disk where the tables go (the folder, or the nearest folder
+    // above it that exists) and memory.
+    use retro_solver::sectors::resources::{available_memory, free_disk};
+    let disk = db
+        .folder
+        .ancestors()
+        .find(|p| p.exists())
+        .and_then(free_disk);
+    let memory = available_memory();
     if as_json {
         let rows: Vec<Json> = f
             .rows
@@ -242,6 +251,7 @@ fn dry_run<R: SectorRules>(
                    "compress_peak_bytes": f.compress_peak,
                    "unsupported_sectors": unsupported.len(),
                    "extra_state_slots": extra_total.map(|(x, _)| x),
+                   "free_disk_bytes": disk, "available_memory_bytes": memory,
                    "solvable": unsupported.is_empty()})
         );
         return Ok(());
@@ -289,6 +299,19 @@ fn dry_run<R: SectorRules>(
         gib(f.compress_peak),
         100.0 * crate::solve::plan::COMPRESSED_SHARE
     );
+    if let (Some(disk), Some(memory)) = (disk, memory) {
+        let fits = |need: u64, have: u64| if need <= have { "enough" } else { "not enough" };
+        println!(
+            "this machine: {:.1} GiB free where the tables go, {:.1} GiB of memory available: \
+             {} memory for the largest unit, {} disk for the raw tables, {} for the --compress \
+             peak",
+            gib(disk),
+            gib(memory),
+            fits(f.peak_bytes(), memory),
+            fits(f.disk_bytes(), disk),
+            fits(f.compress_peak, disk),
+        );
+    }
     Ok(())
 }
 
