@@ -480,6 +480,13 @@ pub struct SolveArgs {
     /// where both sides have equal material, to a one-ply search (as `retro compress` does).
     #[arg(long, requires = "compress")]
     pub no_derive: bool,
+    /// With --compress, keep at most this many GiB of raw tables on disk between units (for
+    /// a game whose --dry-run peak does not fit the disk): tables that units to come still
+    /// read are compressed early with every value kept, decoded again into working copies
+    /// for the units that read them (slower: each such table is decoded once per reader), and
+    /// given their final form after their last reader; the finished tables are the same.
+    #[arg(long, requires = "compress", value_name = "GIB", value_parser = positive_gib)]
+    pub raw_budget: Option<f64>,
 }
 
 /// The arguments of `retro analyse`.
@@ -611,5 +618,15 @@ fn block_slots(text: &str) -> Result<u32, String> {
     match text.parse::<u32>() {
         Ok(n) if n.is_power_of_two() && (1024..=65536).contains(&n) => Ok(n),
         _ => Err(format!("{text} is not a power of two from 1024 to 65536")),
+    }
+}
+
+/// A positive number of GiB (`--raw-budget`), at most a million.
+fn positive_gib(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(g) if g > 0.0 && g <= 1e6 => Ok(g),
+        _ => Err(format!(
+            "'{s}' is not a number of GiB above 0 and at most 1000000"
+        )),
     }
 }

@@ -172,6 +172,8 @@ pub struct SolveOpts {
     pub compress: Option<i32>,
     /// With `compress`, keep every sector's values (no derived tables).
     pub no_derive: bool,
+    /// `--raw-budget`, in GiB.
+    pub raw_budget: Option<f64>,
 }
 
 /// Takes the lock of a table folder for the length of a solve: refused while another solve
@@ -347,6 +349,7 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
                     ..Params::default()
                 }),
                 keep_derivable: opts.no_derive,
+                raw_budget: opts.raw_budget.map(|g| (g * (1u64 << 30) as f64) as u64),
             };
             solve_with(db, targets, &bars, options)
         })
@@ -440,6 +443,7 @@ pub fn run(a: &SolveArgs) -> Result<(), CliError> {
         wait: a.wait,
         compress: a.compress.then_some(a.compress_level),
         no_derive: a.no_derive,
+        raw_budget: a.raw_budget,
     };
     match a.game {
         GameKind::Mill => mill::solve(&a.rules, &a.dir, &a.sectors, &opts),

@@ -90,6 +90,45 @@ pub struct SolveOptions {
     /// win's distance, instead of leaving them to a one-ply search ([`crate::sectors::derive`],
     /// [`crate::sectors::searched`]).
     pub keep_derivable: bool,
+    /// When compressing, the most bytes of raw tables to keep on disk between units: tables
+    /// units to come still read are compressed early (every value and distance kept, so that
+    /// decoding them again is quick), read back through raw working copies, and given their
+    /// final form after their last reader ([`EARLY_FILE`]). `None`: no limit.
+    pub raw_budget: Option<u64>,
+}
+
+/// The file in a table folder listing the sectors a solve under a raw budget compressed early
+/// and has not given their final form yet (one `W,B,WF,BF` a line), so that a resumed solve
+/// finishes them.
+pub const EARLY_FILE: &str = "early-compressed.txt";
+
+/// The sectors [`EARLY_FILE`] under `folder` lists (none when it is missing or unreadable:
+/// those tables then keep every value, which is correct, only larger).
+fn read_early(folder: &Path) -> BTreeSet<SectorKey> {
+    std::fs::read_to_string(folder.join(EARLY_FILE))
+        .map(|t| t.lines().filter_map(SectorKey::parse).collect())
+        .unwrap_or_default()
+}
+
+/// Writes [`EARLY_FILE`] (removed when `early` is empty), atomically.
+fn write_early(folder: &Path, early: &BTreeSet<SectorKey>) -> Result<(), SolveError> {
+    let path = folder.join(EARLY_FILE);
+    let io = |e| SolveError::Table(TableError::Io(path.clone(), e));
+    if early.is_empty() {
+        return match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io(e)),
+            _ => Ok(()),
+        };
+    }
+    let text: String = early
+        .iter()
+        .map(|k| format!("{},{},{},{}\n", k.w, k.b, k.wf, k.bf))
+        .collect();
+    let tmp = folder.join(format!("{EARLY_FILE}.{}.part", std::process::id()));
+    let mut f = std::fs::File::create(&tmp).map_err(io)?;
+    std::io::Write::write_all(&mut f, text.as_bytes()).map_err(io)?;
+    f.sync_all().map_err(io)?;
+    std::fs::rename(&tmp, &path).map_err(io)
 }
 
 impl SolveObserver for () {
@@ -221,52 +260,155 @@ pub fn solve_with<R: Forward>(
     // earlier run wrote instead).
     let mark = options.compress.is_some() && !options.keep_derivable;
     let marks: Mutex<HashMap<SectorKey, Vec<u64>>> = Mutex::new(HashMap::new());
+    // Sectors compressed early to keep within the raw budget, not in their final form yet.
+    let early: Mutex<BTreeSet<SectorKey>> = Mutex::new(read_early(&db.folder));
+    // Replaces sector `k`'s raw table under `--compress`: by its final form (compressed with
+    // its searched wins, or derived), or with `early_form` by a compressed table that keeps
+    // every value and distance (units to come still read it).
+    let retire = |k: SectorKey, early_form: bool| -> Result<(), SolveError> {
+        let Some(params) = options.compress else {
+            return Ok(());
+        };
+        let path = db.path(k);
+        let t0 = Instant::now();
+        let keep = options.keep_derivable || early_form;
+        let searched = if keep {
+            None
+        } else {
+            let marked = marks.lock().expect("marks lock").remove(&k);
+            searched_wins_marked(db, k, marked).map_err(SolveError::Probe)?
+        };
+        db.forget(k);
+        let r = if !keep && derivable(&db.rules, k) {
+            // SAFETY: the solve holds the folder's lock; its tables are replaced by rename.
+            let raw_bytes = unsafe { derive_raw(db, k, false) }.map_err(SolveError::Probe)?;
+            // A compressed table made early goes: the derived one stands for the sector.
+            let [_, wdl, dtm] = retro_tables::any_table::table_files(&path);
+            for f in [wdl, dtm] {
+                match std::fs::remove_file(&f) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(SolveError::Table(TableError::Io(f, e)))
+                    }
+                    _ => {}
+                }
+            }
+            db.forget(k);
+            Replaced {
+                raw_bytes,
+                wdl_bytes: 0,
+                dtm_bytes: 0,
+                wins: 0,
+                searched_wins: 0,
+            }
+        } else {
+            let params = Params {
+                order: db.slot_order(k),
+                ..params
+            };
+            // SAFETY: as above.
+            unsafe { replace_raw(&path, params, false, false, searched.as_ref()) }
+                .map_err(SolveError::Table)?
+        };
+        observer.compressed(k, &r, t0.elapsed().as_secs_f64());
+        Ok(())
+    };
     // Tables no unit left to solve reads: working copies removed, raw tables compressed (or
-    // derived) under `--compress`.
+    // derived) under `--compress`, those compressed early given their final form.
     let compress_done = |i: usize| -> Result<(), SolveError> {
         for &k in units[..=i].iter().flatten() {
-            let path = db.path(k);
-            if last_use.get(&k).is_some_and(|&j| j > i) || !path.exists() {
+            if last_use.get(&k).is_some_and(|&j| j > i) {
                 continue;
             }
-            if restored.lock().expect("restored lock").remove(&k) {
+            let path = db.path(k);
+            let is_early = early.lock().expect("early lock").contains(&k);
+            if !path.exists() {
+                // Compressed early by a run that stopped before its last reader came: its
+                // final form now, from a working copy.
+                if !is_early || !restore_raw(db, k)? {
+                    continue;
+                }
+            } else if restored.lock().expect("restored lock").remove(&k) && !is_early {
                 // A working copy: the compressed or derived table it came from is still there.
                 db.forget(k);
                 std::fs::remove_file(&path)
                     .map_err(|e| SolveError::Table(TableError::Io(path.clone(), e)))?;
                 continue;
             }
-            let Some(params) = options.compress else {
-                continue;
-            };
-            let t0 = Instant::now();
-            let searched = if options.keep_derivable {
-                None
-            } else {
-                let marked = marks.lock().expect("marks lock").remove(&k);
-                searched_wins_marked(db, k, marked).map_err(SolveError::Probe)?
-            };
-            db.forget(k);
-            let r = if !options.keep_derivable && derivable(&db.rules, k) {
-                // SAFETY: the solve holds the folder's lock; its tables are replaced by rename.
-                let raw_bytes = unsafe { derive_raw(db, k, false) }.map_err(SolveError::Probe)?;
-                Replaced {
-                    raw_bytes,
-                    wdl_bytes: 0,
-                    dtm_bytes: 0,
-                    wins: 0,
-                    searched_wins: 0,
+            retire(k, false)?;
+            if is_early {
+                let mut e = early.lock().expect("early lock");
+                e.remove(&k);
+                write_early(&db.folder, &e)?;
+            }
+        }
+        Ok(())
+    };
+    // For each sector, the units that read it, in order.
+    let mut readers: HashMap<SectorKey, Vec<usize>> = HashMap::new();
+    for (i, unit) in units.iter().enumerate() {
+        for c in unit.iter().flat_map(|&k| db.rules.successors(k)) {
+            if !unit.contains(&c) && readers.get(&c).and_then(|r| r.last()) != Some(&i) {
+                readers.entry(c).or_default().push(i);
+            }
+        }
+    }
+    // Under a raw budget: before unit `i + 1`, the raw tables it does not read go, those read
+    // again last first, until the tables kept and those it needs fit the budget (a working
+    // copy is removed; a table in no other form is compressed early).
+    let keep_within_budget = |i: usize| -> Result<(), SolveError> {
+        let (Some(budget), Some(_)) = (options.raw_budget, options.compress) else {
+            return Ok(());
+        };
+        let Some(next) = units.get(i + 1) else {
+            return Ok(());
+        };
+        let raw_bytes = |k: SectorKey| db.rules.slots(k) * 2;
+        let reads: BTreeSet<SectorKey> = next
+            .iter()
+            .flat_map(|&k| db.rules.successors(k))
+            .filter(|c| !next.contains(c))
+            .collect();
+        let need: u64 = next.iter().map(|&k| raw_bytes(k)).sum::<u64>()
+            + reads
+                .iter()
+                .filter(|&&c| !db.path(c).exists() && db.has_table(c))
+                .map(|&c| raw_bytes(c))
+                .sum::<u64>();
+        let next_read = |k: SectorKey| {
+            readers
+                .get(&k)
+                .and_then(|r| r.iter().copied().find(|&j| j > i))
+                .unwrap_or(usize::MAX)
+        };
+        let mut alive: Vec<(usize, SectorKey)> = units[..=i]
+            .iter()
+            .flatten()
+            .filter(|&&k| db.path(k).exists())
+            .map(|&k| (next_read(k), k))
+            .collect();
+        alive.sort();
+        let mut kept: u64 = alive.iter().map(|&(_, k)| raw_bytes(k)).sum();
+        while kept + need > budget {
+            match alive.pop() {
+                Some((j, k)) if j > i + 1 => {
+                    if restored.lock().expect("restored lock").remove(&k) {
+                        let path = db.path(k);
+                        db.forget(k);
+                        std::fs::remove_file(&path)
+                            .map_err(|e| SolveError::Table(TableError::Io(path.clone(), e)))?;
+                    } else {
+                        // Listed first: a run killed in between finishes it when resumed.
+                        if !options.keep_derivable {
+                            let mut e = early.lock().expect("early lock");
+                            e.insert(k);
+                            write_early(&db.folder, &e)?;
+                        }
+                        retire(k, true)?;
+                    }
+                    kept -= raw_bytes(k);
                 }
-            } else {
-                let params = Params {
-                    order: db.slot_order(k),
-                    ..params
-                };
-                // SAFETY: as above.
-                unsafe { replace_raw(&path, params, false, false, searched.as_ref()) }
-                    .map_err(SolveError::Table)?
-            };
-            observer.compressed(k, &r, t0.elapsed().as_secs_f64());
+                _ => break,
+            }
         }
         Ok(())
     };
@@ -310,6 +452,7 @@ pub fn solve_with<R: Forward>(
                 reports.push(r);
             }
             compress_done(i)?;
+            keep_within_budget(i)?;
             continue;
         }
         let slots: u64 = unit.iter().map(|&k| db.rules.slots(k)).sum();
@@ -379,6 +522,7 @@ pub fn solve_with<R: Forward>(
             reports.push(r);
         }
         compress_done(i)?;
+        keep_within_budget(i)?;
     }
     Ok(reports)
 }
