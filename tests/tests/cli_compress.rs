@@ -929,7 +929,10 @@ fn a_raw_budget_compresses_early_and_finishes_with_the_same_tables() {
     child.wait().unwrap();
     // The list stays while tables compressed early wait for their final form: most of the
     // solve.
-    assert!(caught, "the solve ended before a table was compressed early");
+    assert!(
+        caught,
+        "the solve ended before a table was compressed early"
+    );
     let o = run(d, &["--raw-budget", "0.0001", "-q"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(folder_bytes(killed.path()), want);
