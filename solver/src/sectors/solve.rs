@@ -114,17 +114,22 @@ fn read_early(folder: &Path) -> BTreeSet<SectorKey> {
 fn write_early(folder: &Path, early: &BTreeSet<SectorKey>) -> Result<(), SolveError> {
     let path = folder.join(EARLY_FILE);
     let io = |e| SolveError::Table(TableError::Io(path.clone(), e));
+    // One writer (the folder's lock), so one temporary name: a killed write's leftover is
+    // replaced by the next, or removed with the list.
+    let tmp = folder.join(format!("{EARLY_FILE}.part"));
     if early.is_empty() {
-        return match std::fs::remove_file(&path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io(e)),
-            _ => Ok(()),
-        };
+        for p in [&path, &tmp] {
+            match std::fs::remove_file(p) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(e)),
+                _ => {}
+            }
+        }
+        return Ok(());
     }
     let text: String = early
         .iter()
         .map(|k| format!("{},{},{},{}\n", k.w, k.b, k.wf, k.bf))
         .collect();
-    let tmp = folder.join(format!("{EARLY_FILE}.{}.part", std::process::id()));
     let mut f = std::fs::File::create(&tmp).map_err(io)?;
     std::io::Write::write_all(&mut f, text.as_bytes()).map_err(io)?;
     f.sync_all().map_err(io)?;
@@ -323,8 +328,14 @@ pub fn solve_with<R: Forward>(
             let is_early = early.lock().expect("early lock").contains(&k);
             if !path.exists() {
                 // Compressed early by a run that stopped before its last reader came: its
-                // final form now, from a working copy.
-                if !is_early || !restore_raw(db, k)? {
+                // final form now, from a working copy (a table without one keeps every value).
+                if !is_early {
+                    continue;
+                }
+                if !restore_raw(db, k)? {
+                    let mut e = early.lock().expect("early lock");
+                    e.remove(&k);
+                    write_early(&db.folder, &e)?;
                     continue;
                 }
             } else if restored.lock().expect("restored lock").remove(&k) && !is_early {
