@@ -10,8 +10,6 @@ use retro_solver::dara::search::Tables;
 use retro_solver::mill::sectors::start_sector;
 use retro_solver::sectors::db::{Db, ProbeError};
 use retro_solver::sectors::folded::Folded;
-use retro_solver::sectors::index::BoardIndex;
-use retro_solver::sectors::marked_points::MarkedIndex;
 use retro_solver::sectors::rules::SectorRules;
 use retro_solver::sectors::sector::{plan, SectorKey};
 use retro_tables::value::{Value as Val, Wdl};
@@ -252,10 +250,8 @@ fn emit<R: SectorRules>(
     let (mut agree, mut differ) = (0u64, 0u64);
     for (i, k) in keys.iter().enumerate() {
         let want = a.count / n + u64::from((i as u64) < a.count % n);
-        let stones = BoardIndex::new(db.rules.shape(), k.w as usize, k.b as usize);
         // With marked points (da-san-qi while placing), the index ranks them too.
-        let marks = db.rules.marked_points(*k).unwrap_or(0);
-        let Some(index) = MarkedIndex::new(stones, k.w as usize, k.b as usize, marks) else {
+        let Some(index) = db.rules.marked_index(*k) else {
             continue;
         };
         let (mut got, mut tries) = (0, 0);

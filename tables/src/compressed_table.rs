@@ -872,11 +872,16 @@ impl CompressedTable {
     /// against the header's longest win or loss (`at` says where, for the error: built only
     /// then, as probes are hot).
     fn decided(&self, sym: u8, half: u16, at: impl Fn() -> String) -> Result<Value, TableError> {
-        let (d, longest) = match (sym == SYM_WIN, self.whole) {
-            (true, false) => (2 * half as u32 + 1, self.header.longest_win),
-            (false, false) => (2 * half as u32, self.header.longest_loss),
-            (true, true) => (half as u32, self.header.longest_win),
-            (false, true) => (half as u32, self.header.longest_loss),
+        let win = sym == SYM_WIN;
+        let d = if self.whole {
+            half as u32
+        } else {
+            2 * half as u32 + u32::from(win)
+        };
+        let longest = if win {
+            self.header.longest_win
+        } else {
+            self.header.longest_loss
         };
         if d > longest as u32 {
             let path = self

@@ -1,5 +1,5 @@
 //! Mill's sectors valued forwards: the placing sectors under `mark-and-delay`, whose positions
-//! carry marked points ([`MarkedIndex`]). Every ply while placing puts a stone from a hand on
+//! carry marked points ([`crate::sectors::marked_points::MarkedIndex`]). Every ply while placing puts a stone from a hand on
 //! the board, so each move leaves the sector: a position's value is the best of its moves',
 //! read through the engine's own moves (removals, the end of placing and what follows it
 //! included) from the tables of the sectors they lead to.
@@ -10,8 +10,6 @@ use crate::mill::rules::MillRules;
 use crate::sectors::db::{Db, ProbeError};
 use crate::sectors::folded::Folded;
 use crate::sectors::forward::Forward;
-use crate::sectors::index::BoardIndex;
-use crate::sectors::marked_points::MarkedIndex;
 use crate::sectors::retro::Progress;
 use crate::sectors::rules::SectorRules;
 use rayon::prelude::*;
@@ -25,18 +23,9 @@ impl Forward for MillRules {
         k: SectorKey,
         progress: &dyn Progress,
     ) -> Option<Result<Vec<u16>, ProbeError>> {
-        let m = db.rules.marked_points(k)?;
-        Some(values(db, k, m, progress))
+        db.rules.marked_points(k)?;
+        Some(values(db, k, progress))
     }
-}
-
-/// The index of sector `k` with `m` marked points.
-pub fn marked_index(rules: &MillRules, k: SectorKey, m: usize) -> Result<MarkedIndex, ProbeError> {
-    let (w, b) = (k.w as usize, k.b as usize);
-    MarkedIndex::new(BoardIndex::new(rules.shape(), w, b), w, b, m).ok_or(ProbeError::Unsupported {
-        sector: k,
-        why: format!("{m} marked points do not fit beside its stones"),
-    })
 }
 
 /// The engine position of a slot's stones and marks in sector `k`.
@@ -55,10 +44,12 @@ pub fn marked_position(
 fn values(
     db: &Db<MillRules>,
     k: SectorKey,
-    m: usize,
     progress: &dyn Progress,
 ) -> Result<Vec<u16>, ProbeError> {
-    let idx = marked_index(&db.rules, k, m)?;
+    let idx = db.rules.marked_index(k).ok_or(ProbeError::Unsupported {
+        sector: k,
+        why: "its marked points do not fit beside its stones".into(),
+    })?;
     let n = idx.size();
     let chunk = 1 << 12;
     let parts = (0..n.div_ceil(chunk))

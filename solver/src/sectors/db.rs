@@ -354,12 +354,10 @@ impl<R: SectorRules> Db<R> {
             }
             Some(m) if m > 0 => {
                 // The marks lie on the points the stones leave free, so they fit.
-                let idx = MarkedIndex::new(t.1.clone(), k.w as usize, k.b as usize, m).ok_or(
-                    ProbeError::Unsupported {
-                        sector: k,
-                        why: format!("{m} marked points do not fit beside its stones"),
-                    },
-                )?;
+                let idx = MarkedIndex::new(t.1.clone(), m).ok_or(ProbeError::Unsupported {
+                    sector: k,
+                    why: format!("{m} marked points do not fit beside its stones"),
+                })?;
                 let at = Place::Slot(idx.index(f.own, f.opp, marks));
                 return read(&t.0, at)?.ok_or_else(|| {
                     TableError::Corrupt(self.path(k), format!("{at:?} holds no value")).into()

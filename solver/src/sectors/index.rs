@@ -373,6 +373,11 @@ impl BoardIndex {
         self.geo.points()
     }
 
+    /// Points neither side's stones hold.
+    pub fn free_points(&self) -> usize {
+        self.geo.points() - self.w - self.b
+    }
+
     /// Number of slots (canonical positions plus wasted slots).
     pub fn size(&self) -> u64 {
         self.classes.reps.len() as u64 * self.per_class

@@ -22,10 +22,10 @@ pub struct MarkedIndex {
 }
 
 impl MarkedIndex {
-    /// The index of positions with `w` stones of the side to move, `b` of the opponent and
-    /// `m` marked points (`None` when they do not fit the board).
-    pub fn new(stones: BoardIndex, w: usize, b: usize, m: usize) -> Option<MarkedIndex> {
-        let free = stones.points().checked_sub(w + b)?;
+    /// The index of the positions of `stones` with `m` marked points (`None` when they do not
+    /// fit beside the stones).
+    pub fn new(stones: BoardIndex, m: usize) -> Option<MarkedIndex> {
+        let free = stones.free_points();
         (m <= free).then(|| MarkedIndex {
             stones,
             marks: m,
@@ -83,7 +83,7 @@ mod tests {
     fn slots_and_positions_round_trip() {
         let shape = Shape::Mill(&MORRIS16);
         for (w, b, m) in [(2, 3, 2), (3, 3, 1), (1, 0, 4), (4, 4, 0)] {
-            let idx = MarkedIndex::new(BoardIndex::new(shape, w, b), w, b, m).unwrap();
+            let idx = MarkedIndex::new(BoardIndex::new(shape, w, b), m).unwrap();
             let mut held = 0;
             for slot in 0..idx.size() {
                 if let Some((o, p, k)) = idx.unindex(slot) {
@@ -121,7 +121,7 @@ mod tests {
     #[test]
     fn too_many_marks_for_the_board_have_no_index() {
         let shape = Shape::Mill(&MORRIS16);
-        assert!(MarkedIndex::new(BoardIndex::new(shape, 6, 6), 6, 6, 5).is_none());
-        assert!(MarkedIndex::new(BoardIndex::new(shape, 6, 6), 6, 6, 4).is_some());
+        assert!(MarkedIndex::new(BoardIndex::new(shape, 6, 6), 5).is_none());
+        assert!(MarkedIndex::new(BoardIndex::new(shape, 6, 6), 4).is_some());
     }
 }

@@ -35,16 +35,15 @@ pub trait SectorRules: Sync + Send {
     fn marked_points(&self, _k: SectorKey) -> Option<usize> {
         None
     }
-    /// The slots of sector `k`'s table: its stones' [`BoardIndex`], times the ways to place
-    /// its marked points ([`MarkedIndex`]).
-    fn slots(&self, k: SectorKey) -> u64 {
+    /// The index of sector `k`'s table: its stones' [`BoardIndex`] with its marked points, if
+    /// any ([`MarkedIndex`]; `None` when they do not fit beside the stones).
+    fn marked_index(&self, k: SectorKey) -> Option<MarkedIndex> {
         let stones = BoardIndex::new(self.shape(), k.w as usize, k.b as usize);
-        match self.marked_points(k) {
-            None => stones.size(),
-            Some(m) => {
-                MarkedIndex::new(stones, k.w as usize, k.b as usize, m).map_or(0, |i| i.size())
-            }
-        }
+        MarkedIndex::new(stones, self.marked_points(k).unwrap_or(0))
+    }
+    /// The slots of sector `k`'s table ([`SectorRules::marked_index`]).
+    fn slots(&self, k: SectorKey) -> u64 {
+        self.marked_index(k).map_or(0, |i| i.size())
     }
     /// Whether a side with this material has lost.
     fn lost(&self, on_board: u8, in_hand: u8) -> bool;

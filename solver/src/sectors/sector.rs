@@ -189,20 +189,32 @@ fn packed<R: SectorRules + ?Sized>(rules: &R, k: SectorKey) -> u64 {
     }
 }
 
-/// For each sector that another unit reads, the index (in `units`) of the last unit that
-/// reads it: after that unit is solved its table is read no more while solving.
-pub fn last_uses<R: SectorRules + ?Sized>(rules: &R, units: &[Unit]) -> HashMap<SectorKey, usize> {
-    let mut last = HashMap::new();
+/// For each sector that another unit reads, the indices (in `units`, ascending) of the units
+/// that read it.
+pub fn readers<R: SectorRules + ?Sized>(
+    rules: &R,
+    units: &[Unit],
+) -> HashMap<SectorKey, Vec<usize>> {
+    let mut readers: HashMap<SectorKey, Vec<usize>> = HashMap::new();
     for (i, unit) in units.iter().enumerate() {
-        for &k in unit {
-            for c in rules.successors(k) {
-                if !unit.contains(&c) {
-                    last.insert(c, i);
-                }
+        for c in unit.iter().flat_map(|&k| rules.successors(k)) {
+            let r = readers.entry(c).or_default();
+            if !unit.contains(&c) && r.last() != Some(&i) {
+                r.push(i);
             }
         }
     }
-    last
+    readers.retain(|_, r| !r.is_empty());
+    readers
+}
+
+/// For each sector that another unit reads, the index (in `units`) of the last unit that
+/// reads it: after that unit is solved its table is read no more while solving.
+pub fn last_uses<R: SectorRules + ?Sized>(rules: &R, units: &[Unit]) -> HashMap<SectorKey, usize> {
+    readers(rules, units)
+        .into_iter()
+        .map(|(k, r)| (k, r[r.len() - 1]))
+        .collect()
 }
 
 /// The most bytes on disk at once while `units` are solved in order with each table

@@ -110,6 +110,16 @@ fn read_early(folder: &Path) -> BTreeSet<SectorKey> {
         .unwrap_or_default()
 }
 
+/// Removes a file that may already be gone.
+fn remove_if_present(path: &Path) -> Result<(), SolveError> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(SolveError::Table(TableError::Io(path.to_path_buf(), e)))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Writes [`EARLY_FILE`] (removed when `early` is empty), atomically.
 fn write_early(folder: &Path, early: &BTreeSet<SectorKey>) -> Result<(), SolveError> {
     let path = folder.join(EARLY_FILE);
@@ -118,13 +128,8 @@ fn write_early(folder: &Path, early: &BTreeSet<SectorKey>) -> Result<(), SolveEr
     // replaced by the next, or removed with the list.
     let tmp = folder.join(format!("{EARLY_FILE}.part"));
     if early.is_empty() {
-        for p in [&path, &tmp] {
-            match std::fs::remove_file(p) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(e)),
-                _ => {}
-            }
-        }
-        return Ok(());
+        remove_if_present(&path)?;
+        return remove_if_present(&tmp);
     }
     let text: String = early
         .iter()
@@ -289,14 +294,8 @@ pub fn solve_with<R: Forward>(
             let raw_bytes = unsafe { derive_raw(db, k, false) }.map_err(SolveError::Probe)?;
             // A compressed table made early goes: the derived one stands for the sector.
             let [_, wdl, dtm] = retro_tables::any_table::table_files(&path);
-            for f in [wdl, dtm] {
-                match std::fs::remove_file(&f) {
-                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                        return Err(SolveError::Table(TableError::Io(f, e)))
-                    }
-                    _ => {}
-                }
-            }
+            remove_if_present(&wdl)?;
+            remove_if_present(&dtm)?;
             db.forget(k);
             Replaced {
                 raw_bytes,
@@ -355,14 +354,7 @@ pub fn solve_with<R: Forward>(
         Ok(())
     };
     // For each sector, the units that read it, in order.
-    let mut readers: HashMap<SectorKey, Vec<usize>> = HashMap::new();
-    for (i, unit) in units.iter().enumerate() {
-        for c in unit.iter().flat_map(|&k| db.rules.successors(k)) {
-            if !unit.contains(&c) && readers.get(&c).and_then(|r| r.last()) != Some(&i) {
-                readers.entry(c).or_default().push(i);
-            }
-        }
-    }
+    let readers = crate::sectors::sector::readers(&db.rules, &units);
     // Under a raw budget: before unit `i + 1`, the raw tables it does not read go, those read
     // again last first, until the tables kept and those it needs fit the budget (a working
     // copy is removed; a table in no other form is compressed early).
