@@ -485,6 +485,8 @@ pub struct SolveArgs {
     /// read are compressed early with every value kept, decoded again into working copies
     /// for the units that read them (slower: each such table is decoded once per reader), and
     /// given their final form after their last reader; the finished tables are the same.
+    /// --dry-run gives the disk peak under it, and names a budget when the peak without one
+    /// does not fit.
     #[arg(long, requires = "compress", value_name = "GIB", value_parser = positive_gib)]
     pub raw_budget: Option<f64>,
 }

@@ -900,6 +900,30 @@ fn a_raw_budget_compresses_early_and_finishes_with_the_same_tables() {
     let twice = seen.values().filter(|&&n| n == 2).count();
     assert!(twice >= 10, "{seen:?}");
     assert_eq!(folder_bytes(tight.path()), want);
+    // `--dry-run` follows the same policy: as many tables compressed early (a derivable one is
+    // compressed early, then derived), and a lower disk peak than without a budget.
+    let mut early = BTreeMap::new();
+    for l in stderr(&o).lines() {
+        if let Some(rest) = l.strip_prefix("compressed ").or(l.strip_prefix("derived ")) {
+            *early
+                .entry(rest.split(':').next().unwrap().to_string())
+                .or_insert(0) += 1;
+        }
+    }
+    let early = early.values().filter(|&&n| n == 2).count();
+    let fresh = tempfile::tempdir().unwrap();
+    let o = run(
+        fresh.path().to_str().unwrap(),
+        &["--raw-budget", "0.0001", "--dry-run", "--json"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let plan: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(plan["raw_budget_early_tables"].as_u64(), Some(early as u64));
+    let peak = plan["raw_budget_peak_bytes"].as_u64().unwrap();
+    assert!(
+        peak < plan["compress_peak_bytes"].as_u64().unwrap(),
+        "{plan}"
+    );
     // Killed once a table has been compressed early, then resumed.
     let killed = tempfile::tempdir().unwrap();
     let d = killed.path().to_str().unwrap();

@@ -206,8 +206,11 @@ fn dry_run<R: SectorRules>(
     db: &SectorDb<R>,
     targets: &[SectorKey],
     as_json: bool,
+    raw_budget: Option<f64>,
 ) -> Result<(), CliError> {
     let f = PlanFigures::new(db, targets);
+    const GIB: f64 = (1u64 << 30) as f64;
+    let budget = raw_budget.map(|g| (g * GIB) as u64);
     // Sectors these rules leave out (a dry run still gives the figures of the plain sectors).
     let unsupported: Vec<(SectorKey, String)> = f
         .rows
@@ -235,6 +238,12 @@ fn dry_run<R: SectorRules>(
         .find(|p| p.exists())
         .and_then(free_disk);
     let memory = available_memory();
+    // Under the budget asked for; and when the peak without one does not fit, the largest
+    // budget that does.
+    let within = budget.map(|b| f.within_budget(db, b));
+    let suggested = disk
+        .filter(|&d| f.compress_peak > d)
+        .map(|d| f.budget_for(db, d).map(|b| (b, f.within_budget(db, b))));
     if as_json {
         let rows: Vec<Json> = f
             .rows
@@ -254,6 +263,10 @@ fn dry_run<R: SectorRules>(
                    "unsupported_sectors": unsupported.len(),
                    "extra_state_slots": extra_total.map(|(x, _)| x),
                    "free_disk_bytes": disk, "available_memory_bytes": memory,
+                   "raw_budget_bytes": budget,
+                   "raw_budget_peak_bytes": within.map(|w| w.peak),
+                   "raw_budget_early_tables": within.map(|w| w.early),
+                   "suggested_raw_budget_bytes": suggested.flatten().map(|(b, _)| b),
                    "solvable": unsupported.is_empty()})
         );
         return Ok(());
@@ -314,6 +327,29 @@ fn dry_run<R: SectorRules>(
             fits(f.compress_peak, disk),
         );
     }
+    if let (Some(b), Some(w)) = (budget, within) {
+        println!(
+            "with --compress --raw-budget {:.1}: about {:.1} GiB on disk at the peak, {} tables \
+             compressed early (every value kept) and read back through raw working copies",
+            gib(b),
+            gib(w.peak),
+            w.early
+        );
+    }
+    match suggested {
+        Some(Some((b, w))) => println!(
+            "--raw-budget {:.0} would keep the --compress peak at about {:.1} GiB ({} tables \
+             compressed early)",
+            gib(b),
+            gib(w.peak),
+            w.early
+        ),
+        Some(None) => println!(
+            "no --raw-budget brings the --compress peak within the free disk: the compressed \
+             tables alone take more"
+        ),
+        None => {}
+    }
     Ok(())
 }
 
@@ -332,7 +368,7 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
 ) -> Result<(), CliError> {
     let (threads, as_json, quiet) = (opts.threads, opts.json, opts.quiet);
     if opts.dry_run {
-        return dry_run(db, targets, as_json);
+        return dry_run(db, targets, as_json, opts.raw_budget);
     }
     let _lock = lock_folder(&db.folder, opts.wait, quiet || as_json)?;
     let pool = crate::output::pool(threads)?;

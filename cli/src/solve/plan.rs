@@ -6,7 +6,7 @@ use retro_solver::sectors::rules::SectorRules;
 use retro_solver::sectors::sector::SectorKey;
 
 use retro_solver::sectors::derive::derivable;
-use retro_solver::sectors::sector::disk_peak;
+use retro_solver::sectors::sector::{disk_peak, disk_use, DiskUse, Unit};
 use retro_solver::sectors::solve::SOLVE_BYTES_PER_SLOT;
 
 /// What solving a set of target sectors takes: the `--dry-run` figures.
@@ -32,6 +32,8 @@ pub struct PlanFigures {
     /// the tables compressed so far (estimated at [`COMPRESSED_SHARE`] of their raw size;
     /// derived ones take nothing).
     pub compress_peak: u64,
+    /// The units in the order they are solved.
+    units_in_order: Vec<Unit>,
 }
 
 /// Solver speed measured on the project's 2-core machine over the whole nine-mens-morris game
@@ -49,6 +51,7 @@ impl PlanFigures {
         let units = retro_solver::sectors::sector::plan(&db.rules, targets);
         let size = |k: &SectorKey| db.rules.slots(*k);
         let mut f = PlanFigures {
+            units_in_order: Vec::new(),
             sectors: 0,
             units: units.len(),
             existing: 0,
@@ -86,7 +89,34 @@ impl PlanFigures {
             f.slots += unit;
             f.largest = f.largest.max(unit);
         }
+        f.units_in_order = units;
         f
+    }
+
+    /// Disk use of a `--compress` solve with `--raw-budget` of `budget` bytes (estimated as
+    /// `compress_peak` is; a table compressed early keeps every value, derivable or not).
+    pub fn within_budget<R: SectorRules>(&self, db: &SectorDb<R>, budget: u64) -> DiskUse {
+        let raw = |k: SectorKey| db.rules.slots(k) * 2;
+        let kept = |k: SectorKey| (raw(k) as f64 * COMPRESSED_SHARE) as u64;
+        let packed = |k: SectorKey| if derivable(&db.rules, k) { 0 } else { kept(k) };
+        disk_use(
+            &db.rules,
+            &self.units_in_order,
+            &raw,
+            &packed,
+            &kept,
+            Some(budget),
+        )
+    }
+
+    /// The largest `--raw-budget`, in whole GiB (at least 1) up to the raw peak, under which
+    /// the solve's estimated disk peak fits in `free` bytes; `None` if none does.
+    pub fn budget_for<R: SectorRules>(&self, db: &SectorDb<R>, free: u64) -> Option<u64> {
+        const GIB: u64 = 1 << 30;
+        (1..=self.raw_peak / GIB)
+            .rev()
+            .map(|g| g * GIB)
+            .find(|&b| self.within_budget(db, b).peak <= free)
     }
 
     /// Bytes of tables on disk (2 a slot).

@@ -228,23 +228,131 @@ pub fn disk_peak<R: SectorRules + ?Sized>(
     raw_bytes: impl Fn(SectorKey) -> u64,
     packed_bytes: impl Fn(SectorKey) -> u64,
 ) -> u64 {
-    let last = last_uses(rules, units);
-    // The tables compressed after each unit: those whose last reader (or own unit) it is.
+    disk_use(rules, units, &raw_bytes, &packed_bytes, &packed_bytes, None).peak
+}
+
+/// Where a table stands on disk while a `--compress` solve goes on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// The raw table, as solved.
+    Raw,
+    /// Compressed early, every value kept (`--raw-budget`), no raw copy.
+    Early,
+    /// Compressed early, with a raw working copy beside it for the units that read it.
+    Working,
+    /// Its final form (compressed or derived).
+    Final,
+}
+
+/// Disk use of a `--compress` solve of `units` in order: [`disk_use`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DiskUse {
+    /// The most bytes on disk at once.
+    pub peak: u64,
+    /// Tables compressed early to keep within the raw budget.
+    pub early: usize,
+}
+
+/// The disk a `--compress` solve of `units` (in order) uses, with `--raw-budget` when
+/// `budget` is given, following the solver's own policy (`solve.rs`): before each unit the
+/// tables it does not read are compressed early, those read again last first, until the raw
+/// tables kept and those the unit needs (its own, and working copies of the early-compressed
+/// tables it reads) fit the budget; a working copy is removed once the budget needs its room
+/// and its table is not read next; a table gets its final form after its last reader.
+/// `packed_bytes` is a table's final size, `kept_bytes` its size compressed with every value
+/// (derivable sectors are compressed early that way).
+pub fn disk_use<R: SectorRules + ?Sized>(
+    rules: &R,
+    units: &[Unit],
+    raw_bytes: &dyn Fn(SectorKey) -> u64,
+    packed_bytes: &dyn Fn(SectorKey) -> u64,
+    kept_bytes: &dyn Fn(SectorKey) -> u64,
+    budget: Option<u64>,
+) -> DiskUse {
+    let readers = readers(rules, units);
+    // The tables given their final form after each unit: those whose last reader (or own
+    // unit) it is.
     let mut retired: Vec<Vec<SectorKey>> = vec![Vec::new(); units.len()];
     for (i, unit) in units.iter().enumerate() {
         for &k in unit {
-            retired[last.get(&k).map_or(i, |&j| j.max(i))].push(k);
+            let last = readers.get(&k).and_then(|r| r.last()).copied();
+            retired[last.map_or(i, |j| j.max(i))].push(k);
         }
     }
-    let (mut disk, mut peak) = (0u64, 0u64);
+    // The tables each unit reads from other units.
+    let reads = |u: &Unit| -> BTreeSet<SectorKey> {
+        u.iter()
+            .flat_map(|&k| rules.successors(k))
+            .filter(|c| !u.contains(c))
+            .collect()
+    };
+    let mut form: HashMap<SectorKey, Form> = HashMap::new();
+    let (mut disk, mut peak, mut early) = (0u64, 0u64, 0usize);
     for (i, unit) in units.iter().enumerate() {
+        // Working copies of the tables compressed early that this unit reads.
+        for c in reads(unit) {
+            if let Some(f @ Form::Early) = form.get_mut(&c) {
+                *f = Form::Working;
+                disk += raw_bytes(c);
+            }
+        }
         disk += unit.iter().map(|&k| raw_bytes(k)).sum::<u64>();
         peak = peak.max(disk);
+        for &k in unit {
+            form.insert(k, Form::Raw);
+        }
         for &k in &retired[i] {
-            disk = disk - raw_bytes(k) + packed_bytes(k);
+            let f = form
+                .insert(k, Form::Final)
+                .expect("solved before it is retired");
+            disk += packed_bytes(k);
+            disk -= match f {
+                Form::Raw => raw_bytes(k),
+                Form::Working => raw_bytes(k) + kept_bytes(k),
+                Form::Early => kept_bytes(k),
+                Form::Final => packed_bytes(k),
+            };
+        }
+        let (Some(budget), Some(next)) = (budget, units.get(i + 1)) else {
+            continue;
+        };
+        let next_reads = reads(next);
+        let need: u64 = next.iter().map(|&k| raw_bytes(k)).sum::<u64>()
+            + next_reads
+                .iter()
+                .filter(|c| form.get(c) == Some(&Form::Early))
+                .map(|&c| raw_bytes(c))
+                .sum::<u64>();
+        let next_read = |k: SectorKey| {
+            readers
+                .get(&k)
+                .and_then(|r| r.iter().copied().find(|&j| j > i))
+                .unwrap_or(usize::MAX)
+        };
+        let mut alive: Vec<(usize, SectorKey)> = units[..=i]
+            .iter()
+            .flatten()
+            .filter(|k| matches!(form.get(k), Some(Form::Raw | Form::Working)))
+            .map(|&k| (next_read(k), k))
+            .collect();
+        alive.sort();
+        let mut kept: u64 = alive.iter().map(|&(_, k)| raw_bytes(k)).sum();
+        while kept + need > budget {
+            match alive.pop() {
+                Some((j, k)) if j > i + 1 => {
+                    let f = form.insert(k, Form::Early).expect("alive");
+                    disk -= raw_bytes(k);
+                    if f == Form::Raw {
+                        disk += kept_bytes(k);
+                        early += 1;
+                    }
+                    kept -= raw_bytes(k);
+                }
+                _ => break,
+            }
         }
     }
-    peak
+    DiskUse { peak, early }
 }
 
 #[cfg(test)]
@@ -299,6 +407,23 @@ mod tests {
                 )
             };
             assert!(estimate(&units) <= estimate(&found), "{name}");
+            // Under a raw budget: none needed changes nothing; a small one compresses tables
+            // early and lowers the peak (compressed tables a fifth of raw ones).
+            let fifth = |k: SectorKey| size(k) / 5;
+            let free = disk_use(&rules, &units, &size, &fifth, &fifth, Some(u64::MAX));
+            assert_eq!(
+                free,
+                DiskUse {
+                    peak: packed,
+                    early: 0
+                },
+                "{name}"
+            );
+            let tight = disk_use(&rules, &units, &size, &fifth, &fifth, Some(largest));
+            assert!(
+                tight.early > 0 && tight.peak < packed && tight.peak >= largest,
+                "{name}: {tight:?} against {packed}"
+            );
             // A table read by a later unit is still raw when that unit is solved.
             let last = last_uses(&rules, &units);
             for (k, &j) in &last {
