@@ -331,6 +331,25 @@ fn every_preset_dry_runs_and_placing_only_rules_keep_the_moving_phase() {
         None,
     );
     assert!(o.status.success(), "{}", stderr(&o));
+    // A dry run over the folder counts what is left: the 5-stone closure less the 4-stone one
+    // just solved.
+    let plan = |n: &str| {
+        let o = retro(
+            &[
+                &["solve", "mill", "--max-stones", n, "--dry-run", "--json"],
+                &base[..],
+            ]
+            .concat(),
+            None,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        json(&stdout(&o))
+    };
+    let (four, five) = (plan("4"), plan("5"));
+    assert_eq!(four["slots_left"], 0);
+    let left = five["slots"].as_u64().unwrap() - four["slots"].as_u64().unwrap();
+    assert!(left > 0);
+    assert_eq!(five["slots_left"].as_u64(), Some(left));
     let fen = "O*******/**O****O/***@**@@ w m s 3 0 3 0 0 0 0 0 0 0 0 0 1";
     let o = retro(
         &[&["analyse", "mill", "--fen", fen, "--json"], &base[..]].concat(),

@@ -258,6 +258,7 @@ fn dry_run<R: SectorRules>(
             "{}",
             json!({"sectors": rows, "units": f.units, "slots": f.slots, "placing_slots": f.placing,
                    "largest_unit_slots": f.largest, "peak_bytes": f.peak_bytes(),
+                   "slots_left": f.left.0, "units_left": f.left.1,
                    "disk_bytes": f.disk_bytes(), "compress_raw_peak_bytes": f.raw_peak,
                    "compress_peak_bytes": f.compress_peak,
                    "unsupported_sectors": unsupported.len(),
@@ -298,6 +299,15 @@ fn dry_run<R: SectorRules>(
         f.sectors, f.units, f.existing
     );
     println!("slots: {} ({} with stones in hand)", f.slots, f.placing);
+    if f.existing > 0 {
+        println!(
+            "left to solve: {} slots in {} units ({:.1}% of the slots), roughly {} on 2 cores",
+            f.left.0,
+            f.left.1,
+            100.0 * f.left.0 as f64 / f.slots.max(1) as f64,
+            crate::solve::plan::rough_time(f.left.0)
+        );
+    }
     println!(
         "largest unit: {} slots, about {:.1} GiB while solving",
         f.largest,

@@ -23,6 +23,8 @@ pub struct PlanFigures {
     pub placing: u64,
     /// Slots of the largest unit.
     pub largest: u64,
+    /// Slots of the sectors whose tables are not there yet, and the units they make.
+    pub left: (u64, usize),
     /// Per sector: its key, slots and whether its table exists.
     pub rows: Vec<(SectorKey, u64, bool)>,
     /// Raw table bytes on disk at the peak of a `--compress` solve (tables still read by
@@ -58,6 +60,7 @@ impl PlanFigures {
             slots: 0,
             placing: 0,
             largest: 0,
+            left: (0, 0),
             rows: Vec::new(),
             raw_peak: disk_peak(&db.rules, &units, |k| size(&k) * 2, |_| 0),
             compress_peak: disk_peak(
@@ -75,6 +78,7 @@ impl PlanFigures {
         };
         for u in &units {
             let mut unit = 0;
+            let mut unit_left = 0;
             for k in u {
                 let s = size(k);
                 unit += s;
@@ -83,11 +87,15 @@ impl PlanFigures {
                 }
                 let done = db.has_table(*k);
                 f.existing += done as usize;
+                unit_left += if done { 0 } else { s };
                 f.sectors += 1;
                 f.rows.push((*k, s, done));
             }
             f.slots += unit;
             f.largest = f.largest.max(unit);
+            if unit_left > 0 {
+                f.left = (f.left.0 + unit_left, f.left.1 + 1);
+            }
         }
         f.units_in_order = units;
         f
@@ -131,23 +139,29 @@ impl PlanFigures {
 
     /// One line: sectors, slots, disk, memory and a rough time.
     pub fn summary(&self) -> String {
-        let secs = self.slots as f64 / MEASURED_SLOTS_PER_SECOND;
-        let time = if secs < 90.0 {
-            format!("{secs:.0} s")
-        } else if secs < 5400.0 {
-            format!("{:.0} minutes", secs / 60.0)
-        } else {
-            format!("{:.1} hours", secs / 3600.0)
-        };
         format!(
             "{} sector{}, {} slots, about {} of tables and {} of memory at the peak, roughly \
-             {time} on 2 cores",
+             {} on 2 cores",
             self.sectors,
             if self.sectors == 1 { "" } else { "s" },
             self.slots,
             bytes_text(self.disk_bytes()),
-            bytes_text(self.peak_bytes())
+            bytes_text(self.peak_bytes()),
+            rough_time(self.slots)
         )
+    }
+}
+
+/// Roughly how long solving `slots` slots takes on the project's machine, for people:
+/// `40 s`, `12 minutes`, `7.5 hours`.
+pub fn rough_time(slots: u64) -> String {
+    let secs = slots as f64 / MEASURED_SLOTS_PER_SECOND;
+    if secs < 90.0 {
+        format!("{secs:.0} s")
+    } else if secs < 5400.0 {
+        format!("{:.0} minutes", secs / 60.0)
+    } else {
+        format!("{:.1} hours", secs / 3600.0)
     }
 }
 
