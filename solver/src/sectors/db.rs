@@ -304,18 +304,22 @@ impl<R: SectorRules> Db<R> {
     /// [`Db::value_folded`] of a position with marked points `marks` (see
     /// [`SectorRules::marked_points`]).
     pub fn value_marked(&self, f: &Folded, marks: Bits) -> Result<Value, ProbeError> {
-        let stored = self.probe_folded(
+        match self.stored_marked(f, marks)? {
+            Stored::Value(v) => Ok(v),
+            Stored::SearchedWin => self.searched_win(f),
+        }
+    }
+
+    /// [`Db::value_marked`], leaving a win whose distance is searched as that.
+    pub(crate) fn stored_marked(&self, f: &Folded, marks: Bits) -> Result<Stored, ProbeError> {
+        self.probe_folded(
             f,
             marks,
             Stored::Value(Value::Loss(0)),
             Stored::Value(Value::Win(0)),
             AnyTable::probe_at,
             |db, f| db.value_by_search(f).map(Stored::Value),
-        )?;
-        match stored {
-            Stored::Value(v) => Ok(v),
-            Stored::SearchedWin => self.searched_win(f),
-        }
+        )
     }
 
     /// Reads a folded position's slot with `read`, or asks `search` for a derived sector's;

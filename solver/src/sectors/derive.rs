@@ -11,6 +11,7 @@ use crate::sectors::folded::Folded;
 use crate::sectors::rules::SectorRules;
 use retro_tables::any_table::{derived_file, AnyTable};
 use retro_tables::derived_table::DerivedTable;
+use retro_tables::value::Stored;
 use retro_tables::value::MAX_STORED_DISTANCE;
 use retro_tables::{SectorKey, TableError, Value, Wdl};
 
@@ -78,11 +79,21 @@ impl<R: SectorRules> Db<R> {
             Wdl::Loss
         };
         let mut best = Value::Loss(0);
+        // Moves to wins whose distance is searched: when every move loses, after the others,
+        // each read only as far as it could make the loss longer.
+        let mut searched: Vec<&Folded> = Vec::new();
         for (i, &(c, again)) in moves.iter().enumerate() {
             if wdl[i] != want {
                 continue;
             }
-            let v = self.value_folded(c)?;
+            let v = match self.stored_marked(c, 0)? {
+                Stored::Value(v) => v,
+                Stored::SearchedWin if want == Wdl::Loss && !again => {
+                    searched.push(c);
+                    continue;
+                }
+                Stored::SearchedWin => self.searched_win(c)?,
+            };
             let v = if again { v.later() } else { v.parent() };
             if v.wdl() != want {
                 // The child's distance probe disagrees with its win/draw/loss probe.
@@ -94,6 +105,17 @@ impl<R: SectorRules> Db<R> {
             }
             if rank(v) > rank(best) {
                 best = v;
+            }
+        }
+        for c in searched {
+            // A win in d for the opponent is a loss in d + 1 here: only d above the loss found
+            // so far minus one can make it longer.
+            let floor = best.plies().unwrap_or(0).saturating_sub(1);
+            if let Some(v) = self.searched_win_above(c, floor)? {
+                let v = v.parent();
+                if rank(v) > rank(best) {
+                    best = v;
+                }
             }
         }
         match best.plies() {

@@ -179,11 +179,13 @@ impl<R: SectorRules> Db<R> {
     /// a sector that keeps its values: 1 when a move leaves the opponent too few stones, `None`
     /// when there is no such move or when some move lets the same side move again or forces
     /// plies (the writer searches no such win). A move for which `local` gives a value (`None`
-    /// inside: no position) is not read from the tables.
+    /// inside: no position) is not read from the tables. The scan stops as soon as it finds
+    /// a distance of at most `enough` plies (0: never), and gives that one.
     fn least_kept_loss(
         &self,
         ch: &Children,
         local: &dyn Fn(&Folded) -> Option<Option<Value>>,
+        enough: u16,
     ) -> Result<Option<u16>, ProbeError> {
         if ch.wins_now {
             return Ok(Some(1));
@@ -229,7 +231,13 @@ impl<R: SectorRules> Db<R> {
                 }
             };
             match value {
-                Some(Value::Loss(d)) => best = Some(best.map_or(d + 1, |b| b.min(d + 1))),
+                Some(Value::Loss(d)) => {
+                    let b = best.map_or(d + 1, |b| b.min(d + 1));
+                    best = Some(b);
+                    if b <= enough {
+                        break;
+                    }
+                }
                 Some(_) => {}
                 None => return Err(corrupt("holds no value")),
             }
@@ -240,19 +248,33 @@ impl<R: SectorRules> Db<R> {
     /// The value of a position whose table says it is a win with a searched distance (checked
     /// against the table's longest win).
     pub(crate) fn searched_win(&self, f: &Folded) -> Result<Value, ProbeError> {
-        self.searched_win_with(f, &|_| None)
+        self.searched_win_with(f, &|_| None, 0)
     }
 
-    /// [`Db::searched_win`], with the moves for which `local` gives a value read from it.
+    /// [`Db::searched_win`] when its distance is above `floor` plies; `None` when it is at most
+    /// `floor` (found without reading every move: a one-ply search that only needs to know
+    /// whether a move's win is slower than one it has).
+    pub(crate) fn searched_win_above(
+        &self,
+        f: &Folded,
+        floor: u16,
+    ) -> Result<Option<Value>, ProbeError> {
+        let v = self.searched_win_with(f, &|_| None, floor)?;
+        Ok(v.plies().filter(|&d| d > floor).map(|_| v))
+    }
+
+    /// [`Db::searched_win`], with the moves for which `local` gives a value read from it,
+    /// stopping at a distance of `enough` plies or fewer ([`Db::least_kept_loss`]).
     fn searched_win_with(
         &self,
         f: &Folded,
         local: &dyn Fn(&Folded) -> Option<Option<Value>>,
+        enough: u16,
     ) -> Result<Value, ProbeError> {
         let mut ch = Children::default();
         self.rules.children(f, &mut ch);
         let longest = self.table(f.key())?.0.header().longest_win;
-        match self.least_kept_loss(&ch, local)? {
+        match self.least_kept_loss(&ch, local, enough)? {
             Some(d) if d > 1 && d <= longest => Ok(Value::Win(d)),
             found => Err(TableError::Corrupt(
                 self.path(f.key()),
@@ -294,7 +316,7 @@ pub(crate) fn resolve_searched<R: SectorRules>(
                         let (own, opp) =
                             idx.unindex(slot).expect("a searched slot holds a position");
                         let f = Folded::in_sector(k, own, opp);
-                        Ok(db.searched_win_with(&f, &local)?.encode())
+                        Ok(db.searched_win_with(&f, &local, 0)?.encode())
                     })
                     .collect::<Result<Vec<u16>, ProbeError>>()
             })
