@@ -182,6 +182,17 @@ impl AnyTable {
         }
     }
 
+    /// Checks the table's checksums (every block and each file whole) without decoding a
+    /// compressed table's values: what a resumed solve asks of the tables it finds, which were
+    /// written atomically, a compressed one only after its values were compared with its raw
+    /// table's. [`AnyTable::verify`] decodes as well.
+    pub fn check_sums(&self) -> Result<(), TableError> {
+        match self {
+            AnyTable::Compressed(t) => t.check_sums(),
+            _ => self.verify(),
+        }
+    }
+
     /// Checks the whole table (every block, checksums, counts).
     pub fn verify(&self) -> Result<(), TableError> {
         match self {

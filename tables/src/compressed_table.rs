@@ -1451,6 +1451,15 @@ impl CompressedTable {
         (self.wdl.mapped(), self.dtm.as_ref().map(|d| d.mapped()))
     }
 
+    /// Checks both files' checksums: every block's and each file's whole.
+    pub fn check_sums(&self) -> Result<(), TableError> {
+        self.wdl.mapped().check_all(&|_, _| Ok(()))?;
+        if let Some(dtm) = &self.dtm {
+            dtm.mapped().check_all(&|_, _| Ok(()))?;
+        }
+        Ok(())
+    }
+
     /// Checks both files whole: every block's checksum, every block decodes to what its slots
     /// need ([`CompressedTable::block_values`]), the decoded counts, and the longest distances
     /// found equal the header's.
@@ -1464,10 +1473,7 @@ impl CompressedTable {
         &self,
         each: impl Fn(u64, Value) -> Result<(), TableError> + Sync,
     ) -> Result<(), TableError> {
-        self.wdl.mapped().check_all(&|_, _| Ok(()))?;
-        if let Some(dtm) = &self.dtm {
-            dtm.mapped().check_all(&|_, _| Ok(()))?;
-        }
+        self.check_sums()?;
         // Groups of blocks decoded in parallel: (wins, losses, longest win, longest loss).
         let firsts: Vec<u64> = (0..self.blocks()).step_by(64).collect();
         let map = self.slot_map();
