@@ -256,6 +256,83 @@ fn analyse_names_the_missing_table_and_rejects_unsolvable_rules() {
     assert_eq!(tables, 0, "a table was written");
     let o = retro(&["solve", "mill", "--sector", "3,3", "--dir", d], None);
     assert_eq!(o.status.code(), Some(2));
+    // A solve whose tables do not fit the free disk is refused at once, naming what fits:
+    // nine-mens-morris whole, 51.9 GiB raw, about 14 GiB at the peak of a --compress solve
+    // (estimated). RETRO_FREE_DISK and RETRO_AVAILABLE_MEMORY stand in for this machine's.
+    let fresh = tempfile::tempdir().unwrap();
+    let solve = |free_gib: u64, extra: &[&str]| {
+        std::process::Command::new(retro_tests::retro_bin())
+            .args(["solve", "mill", "--dir", fresh.path().to_str().unwrap()])
+            .args(extra)
+            .env("RETRO_FREE_DISK", (free_gib << 30).to_string())
+            .env("RETRO_AVAILABLE_MEMORY", (20u64 << 30).to_string())
+            .output()
+            .unwrap()
+    };
+    let o = solve(20, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("GiB of disk for its raw tables, 20.0 GiB is free")
+            && err.contains("--compress keeps it at about 14.0 GiB"),
+        "{err}"
+    );
+    let o = solve(12, &["--compress"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("at the peak of a --compress solve, 12.0 GiB is free"),
+        "{err}"
+    );
+    // The budget it names fits (in 95% of the free disk, by the dry run's estimate), and so
+    // does no larger one in whole GiB.
+    let budget: u64 = err
+        .split("--raw-budget ")
+        .nth(1)
+        .unwrap()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap();
+    let plan = |b: u64| {
+        let o = solve(
+            12,
+            &[
+                "--compress",
+                "--raw-budget",
+                &b.to_string(),
+                "--dry-run",
+                "--json",
+            ],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        json(&stdout(&o))
+    };
+    let fits = plan(budget);
+    assert!(
+        fits["raw_budget_peak_bytes"].as_u64().unwrap() <= (12 << 30) / 20 * 19,
+        "{fits}"
+    );
+    assert_eq!(
+        fits["suggested_raw_budget_bytes"].as_u64(),
+        Some(budget << 30)
+    );
+    assert!(plan(budget + 1)["raw_budget_peak_bytes"].as_u64().unwrap() > (12 << 30) / 20 * 19);
+    // Nothing fits a disk smaller than the compressed tables alone; what fits is solved.
+    let o = solve(5, &["--compress"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("no --raw-budget makes it fit"),
+        "{}",
+        stderr(&o)
+    );
+    let o = solve(5, &["--max-stones", "3", "--compress", "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // With tables in the folder the solve is a resumed one: not refused by the estimate (the
+    // unit about to be written is checked).
+    let o = solve(12, &["--compress", "--max-stones", "4", "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 /// `--dry-run` answers for every preset, saying which sectors these rules leave out: all of

@@ -241,9 +241,10 @@ fn dry_run<R: SectorRules>(
     // Under the budget asked for; and when the peak without one does not fit, the largest
     // budget that does.
     let within = budget.map(|b| f.within_budget(db, b));
-    let suggested = disk
-        .filter(|&d| f.compress_peak > d)
-        .map(|d| f.budget_for(db, d).map(|b| (b, f.within_budget(db, b))));
+    let suggested = disk.filter(|&d| f.compress_peak > d).map(|d| {
+        f.budget_for(db, d / 20 * 19)
+            .map(|b| (b, f.within_budget(db, b)))
+    });
     if as_json {
         let rows: Vec<Json> = f
             .rows
@@ -363,6 +364,82 @@ fn dry_run<R: SectorRules>(
     Ok(())
 }
 
+/// Refuses at once a solve into a folder with none of its tables yet whose disk peak by
+/// `--dry-run`'s estimate exceeds the free disk (it would fail hours later), naming what fits:
+/// `--compress`, a `--raw-budget`. A resumed solve is not checked (its tables change the
+/// figures; the unit about to be written is checked before each unit).
+fn check_disk<R: SectorRules>(
+    db: &SectorDb<R>,
+    targets: &[SectorKey],
+    opts: &SolveOpts,
+) -> Result<(), CliError> {
+    use retro_solver::sectors::resources::free_disk;
+    let Some(free) = db
+        .folder
+        .ancestors()
+        .find(|p| p.exists())
+        .and_then(free_disk)
+    else {
+        return Ok(());
+    };
+    let f = PlanFigures::new(db, targets);
+    // One refusal at a time: sectors these rules leave out, and a unit beyond the memory, are
+    // the solve's to refuse (naming the sector).
+    let memory = retro_solver::sectors::resources::available_memory();
+    if f.rows
+        .iter()
+        .any(|(k, _, _)| db.rules.unsupported(*k).is_some())
+        || memory.is_some_and(|m| f.peak_bytes() > m)
+    {
+        return Ok(());
+    }
+    const GIB: f64 = (1u64 << 30) as f64;
+    let budget = opts.raw_budget.map(|g| (g * GIB) as u64);
+    let need = match (opts.compress, budget) {
+        (None, _) => f.disk_bytes(),
+        (Some(_), None) => f.compress_peak,
+        (Some(_), Some(b)) => f.within_budget(db, b).peak,
+    };
+    if f.existing > 0 || need <= free {
+        return Ok(());
+    }
+    let gib = |b: u64| b as f64 / GIB;
+    let what = match (opts.compress, budget) {
+        (None, _) => "for its raw tables".to_string(),
+        (Some(_), None) => "at the peak of a --compress solve".to_string(),
+        (Some(_), Some(b)) => format!("at the peak with --raw-budget {:.1}", gib(b)),
+    };
+    let remedy = if opts.compress.is_none() && f.compress_peak <= free {
+        format!(
+            "--compress keeps it at about {:.1} GiB",
+            gib(f.compress_peak)
+        )
+    } else {
+        // Some room to spare: other files grow meanwhile.
+        match f.budget_for(db, free / 20 * 19) {
+            Some(b) => format!(
+                "{}--raw-budget {:.0} keeps it at about {:.1} GiB",
+                if opts.compress.is_none() {
+                    "--compress "
+                } else {
+                    ""
+                },
+                gib(b),
+                gib(f.within_budget(db, b).peak)
+            ),
+            None => "no --raw-budget makes it fit: the compressed tables alone take more".into(),
+        }
+    };
+    Err(CliError::other(format!(
+        "this solve needs about {:.1} GiB of disk {what}, {:.1} GiB is free in {}: {remedy} \
+         (`--dry-run` shows the estimate, which takes compressed tables at {:.0}% of raw)",
+        gib(need),
+        gib(free),
+        db.folder.display(),
+        100.0 * crate::solve::plan::COMPRESSED_SHARE
+    )))
+}
+
 /// What a solve reports of the start position once its tables exist: the value in words and
 /// as JSON (`None` when the solve did not reach it).
 pub type StartValue<'a> = &'a dyn Fn() -> Result<Option<(String, Json)>, CliError>;
@@ -380,6 +457,7 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
     if opts.dry_run {
         return dry_run(db, targets, as_json, opts.raw_budget);
     }
+    check_disk(db, targets, opts)?;
     let _lock = lock_folder(&db.folder, opts.wait, quiet || as_json)?;
     let pool = crate::output::pool(threads)?;
     let bars = Bars::new(

@@ -118,7 +118,8 @@ impl PlanFigures {
     }
 
     /// The largest `--raw-budget`, in whole GiB (at least 1) up to the raw peak, under which
-    /// the solve's estimated disk peak fits in `free` bytes; `None` if none does.
+    /// the solve's estimated disk peak fits in `free` bytes; `None` if none does. (`retro`
+    /// asks for 95% of the free disk: other files grow meanwhile.)
     pub fn budget_for<R: SectorRules>(&self, db: &SectorDb<R>, free: u64) -> Option<u64> {
         const GIB: u64 = 1 << 30;
         (1..=self.raw_peak / GIB)

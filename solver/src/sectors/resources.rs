@@ -3,17 +3,35 @@
 
 use std::path::Path;
 
-/// Memory the kernel reports as available (`MemAvailable` of `/proc/meminfo`), in bytes.
+/// Memory the kernel reports as available (`MemAvailable` of `/proc/meminfo`), in bytes; the
+/// environment variable `RETRO_AVAILABLE_MEMORY` (bytes), when set, stands in for it: for
+/// tests, and to plan a solve for another machine.
 pub fn available_memory() -> Option<u64> {
+    if let Some(Ok(bytes)) = std::env::var("RETRO_AVAILABLE_MEMORY")
+        .ok()
+        .map(|v| v.parse())
+    {
+        return Some(bytes);
+    }
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
 }
 
+/// Free space for an unprivileged writer on the file system holding `path`, in bytes; the
+/// environment variable `RETRO_FREE_DISK` (bytes), when set, stands in for it: for tests, and
+/// to plan a solve for a smaller disk.
+pub fn free_disk(path: &Path) -> Option<u64> {
+    match std::env::var("RETRO_FREE_DISK").ok().map(|v| v.parse()) {
+        Some(Ok(bytes)) => Some(bytes),
+        _ => file_system_free(path),
+    }
+}
+
 /// Free space for an unprivileged writer on the file system holding `path`, in bytes.
 #[cfg(unix)]
-pub fn free_disk(path: &Path) -> Option<u64> {
+fn file_system_free(path: &Path) -> Option<u64> {
     use std::os::unix::ffi::OsStrExt;
     let c = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
     let mut st = std::mem::MaybeUninit::<libc::statvfs>::uninit();
@@ -32,7 +50,7 @@ pub fn free_disk(path: &Path) -> Option<u64> {
 
 /// Free space (unknown on this platform).
 #[cfg(not(unix))]
-pub fn free_disk(_path: &Path) -> Option<u64> {
+fn file_system_free(_path: &Path) -> Option<u64> {
     None
 }
 
