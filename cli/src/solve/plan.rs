@@ -117,15 +117,30 @@ impl PlanFigures {
         )
     }
 
-    /// The largest `--raw-budget`, in whole GiB (at least 1) up to the raw peak, under which
-    /// the solve's estimated disk peak fits in `free` bytes; `None` if none does. (`retro`
-    /// asks for 95% of the free disk: other files grow meanwhile.)
+    /// A `--raw-budget`, in whole GiB (at least 1) up to the raw peak, under which the
+    /// solve's estimated disk peak fits in `free` bytes, and under which the next whole GiB
+    /// does not (a binary search: the peak mostly grows with the budget); `None` if even
+    /// 1 GiB does not fit. (`retro` asks for 95% of the free disk: other files grow meanwhile.)
     pub fn budget_for<R: SectorRules>(&self, db: &SectorDb<R>, free: u64) -> Option<u64> {
         const GIB: u64 = 1 << 30;
-        (1..=self.raw_peak / GIB)
-            .rev()
-            .map(|g| g * GIB)
-            .find(|&b| self.within_budget(db, b).peak <= free)
+        let fits = |g: u64| self.within_budget(db, g * GIB).peak <= free;
+        let (mut lo, mut hi) = (1, (self.raw_peak / GIB).max(1));
+        if !fits(lo) {
+            return None;
+        }
+        if fits(hi) {
+            return Some(hi * GIB);
+        }
+        // fits(lo), not fits(hi).
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if fits(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        Some(lo * GIB)
     }
 
     /// Bytes of tables on disk (2 a slot).
