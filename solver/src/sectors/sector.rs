@@ -244,6 +244,47 @@ enum Form {
     Final,
 }
 
+/// The policy of `retro solve --raw-budget`, which the solve follows and [`disk_use`]
+/// replays: before unit `i + 1`, which needs `need` bytes of raw tables (its own and working
+/// copies of the tables compressed early that it reads), the raw tables of units `..= i` still
+/// on disk (`raw`, `readers` as [`readers`] gives them) that are to go, those read again last
+/// first, until the others and `need` fit in `budget` bytes; never one unit `i + 1` reads.
+pub fn over_budget(
+    units: &[Unit],
+    readers: &HashMap<SectorKey, Vec<usize>>,
+    i: usize,
+    budget: u64,
+    need: u64,
+    raw_bytes: &dyn Fn(SectorKey) -> u64,
+    raw: &dyn Fn(&SectorKey) -> bool,
+) -> Vec<SectorKey> {
+    let next_read = |k: SectorKey| {
+        readers
+            .get(&k)
+            .and_then(|r| r.iter().copied().find(|&j| j > i))
+            .unwrap_or(usize::MAX)
+    };
+    let mut alive: Vec<(usize, SectorKey)> = units[..=i]
+        .iter()
+        .flatten()
+        .filter(|k| raw(k))
+        .map(|&k| (next_read(k), k))
+        .collect();
+    alive.sort();
+    let mut kept: u64 = alive.iter().map(|&(_, k)| raw_bytes(k)).sum();
+    let mut out = Vec::new();
+    while kept + need > budget {
+        match alive.pop() {
+            Some((j, k)) if j > i + 1 => {
+                kept -= raw_bytes(k);
+                out.push(k);
+            }
+            _ => break,
+        }
+    }
+    out
+}
+
 /// Disk use of a `--compress` solve of `units` in order: [`disk_use`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DiskUse {
@@ -323,32 +364,13 @@ pub fn disk_use<R: SectorRules + ?Sized>(
                 .filter(|c| form.get(c) == Some(&Form::Early))
                 .map(|&c| raw_bytes(c))
                 .sum::<u64>();
-        let next_read = |k: SectorKey| {
-            readers
-                .get(&k)
-                .and_then(|r| r.iter().copied().find(|&j| j > i))
-                .unwrap_or(usize::MAX)
-        };
-        let mut alive: Vec<(usize, SectorKey)> = units[..=i]
-            .iter()
-            .flatten()
-            .filter(|k| matches!(form.get(k), Some(Form::Raw | Form::Working)))
-            .map(|&k| (next_read(k), k))
-            .collect();
-        alive.sort();
-        let mut kept: u64 = alive.iter().map(|&(_, k)| raw_bytes(k)).sum();
-        while kept + need > budget {
-            match alive.pop() {
-                Some((j, k)) if j > i + 1 => {
-                    let f = form.insert(k, Form::Early).expect("alive");
-                    disk -= raw_bytes(k);
-                    if f == Form::Raw {
-                        disk += kept_bytes(k);
-                        early += 1;
-                    }
-                    kept -= raw_bytes(k);
-                }
-                _ => break,
+        let raw = |k: &SectorKey| matches!(form.get(k), Some(Form::Raw | Form::Working));
+        for k in over_budget(units, &readers, i, budget, need, raw_bytes, &raw) {
+            let f = form.insert(k, Form::Early).expect("alive");
+            disk -= raw_bytes(k);
+            if f == Form::Raw {
+                disk += kept_bytes(k);
+                early += 1;
             }
         }
     }

@@ -377,40 +377,24 @@ pub fn solve_with<R: Forward>(
                 .filter(|&&c| !db.path(c).exists() && db.has_table(c))
                 .map(|&c| raw_bytes(c))
                 .sum::<u64>();
-        let next_read = |k: SectorKey| {
-            readers
-                .get(&k)
-                .and_then(|r| r.iter().copied().find(|&j| j > i))
-                .unwrap_or(usize::MAX)
-        };
-        let mut alive: Vec<(usize, SectorKey)> = units[..=i]
-            .iter()
-            .flatten()
-            .filter(|&&k| db.path(k).exists())
-            .map(|&k| (next_read(k), k))
-            .collect();
-        alive.sort();
-        let mut kept: u64 = alive.iter().map(|&(_, k)| raw_bytes(k)).sum();
-        while kept + need > budget {
-            match alive.pop() {
-                Some((j, k)) if j > i + 1 => {
-                    if restored.lock().expect("restored lock").remove(&k) {
-                        let path = db.path(k);
-                        db.forget(k);
-                        std::fs::remove_file(&path)
-                            .map_err(|e| SolveError::Table(TableError::Io(path.clone(), e)))?;
-                    } else {
-                        // Listed first: a run killed in between finishes it when resumed.
-                        if !options.keep_derivable {
-                            let mut e = early.lock().expect("early lock");
-                            e.insert(k);
-                            write_early(&db.folder, &e)?;
-                        }
-                        retire(k, true)?;
-                    }
-                    kept -= raw_bytes(k);
+        let raw = |k: &SectorKey| db.path(*k).exists();
+        let over = crate::sectors::sector::over_budget(
+            &units, &readers, i, budget, need, &raw_bytes, &raw,
+        );
+        for k in over {
+            if restored.lock().expect("restored lock").remove(&k) {
+                let path = db.path(k);
+                db.forget(k);
+                std::fs::remove_file(&path)
+                    .map_err(|e| SolveError::Table(TableError::Io(path.clone(), e)))?;
+            } else {
+                // Listed first: a run killed in between finishes it when resumed.
+                if !options.keep_derivable {
+                    let mut e = early.lock().expect("early lock");
+                    e.insert(k);
+                    write_early(&db.folder, &e)?;
                 }
-                _ => break,
+                retire(k, true)?;
             }
         }
         Ok(())
