@@ -36,6 +36,18 @@ fn solve_analyse_verify_round_trip() {
     assert!(units[0].contains("] unit 1/"), "{log}");
     let last = units.last().unwrap();
     assert!(last.contains("sector 0_0_6_6 ("), "{log}");
+    // Each line says what is left of the run: the slots of its own and the later units.
+    let number = |l: &str, before: &str| -> u64 {
+        let head = l.split(before).next().unwrap();
+        head.rsplit(|c: char| !c.is_ascii_digit())
+            .find(|w| !w.is_empty())
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let total: u64 = sectors.iter().map(|s| s["slots"].as_u64().unwrap()).sum();
+    assert_eq!(number(units[0], " left"), total, "{log}");
+    assert_eq!(number(last, " left"), number(last, " slots;"), "{log}");
     let n = last
         .split("] unit ")
         .nth(1)

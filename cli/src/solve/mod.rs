@@ -31,6 +31,8 @@ struct Bars {
     log: Option<Instant>,
     /// The slots of the units started so far (for the log lines).
     slots_started: Mutex<u64>,
+    /// The slots of the sectors without tables when the run began (all it will solve).
+    slots_left: u64,
     overall: ProgressBar,
     unit: Mutex<Option<ProgressBar>>,
     /// Tables compressed or derived, the seconds that took, and the wins whose distances were
@@ -39,8 +41,9 @@ struct Bars {
 }
 
 impl Bars {
-    /// Bars, hidden under `quiet`; with `lines` (and not `quiet`), a line per unit instead.
-    fn new(quiet: bool, lines: bool) -> Bars {
+    /// Bars, hidden under `quiet`; with `lines` (and not `quiet`), a line per unit instead,
+    /// for a run that has `slots_left` slots to solve.
+    fn new(quiet: bool, lines: bool, slots_left: u64) -> Bars {
         let overall = if quiet || lines {
             ProgressBar::hidden()
         } else {
@@ -57,6 +60,7 @@ impl Bars {
             quiet: quiet || lines,
             log: (lines && !quiet).then(Instant::now),
             slots_started: Mutex::new(0),
+            slots_left,
             overall,
             unit: Mutex::new(None),
             compressed: Mutex::new((0, 0.0, 0)),
@@ -89,9 +93,17 @@ impl SolveObserver for Bars {
                 *s - slots
             };
             let secs = start.elapsed().as_secs();
+            // Left at this run's rate so far (rough: moving units go slower than placing).
+            let left = self.slots_left.saturating_sub(before);
+            let eta = if before > 0 && secs >= 60 {
+                let h = left as f64 * secs as f64 / before as f64 / 3600.0;
+                format!(", {left} left: about {h:.1} h at this run's rate")
+            } else {
+                format!(", {left} left")
+            };
             eprintln!(
                 "[{}:{:02}:{:02}] unit {}/{total}: sector {} ({slots} slots; {before} slots \
-                 solved before it in this run)",
+                 solved before it in this run{eta})",
                 secs / 3600,
                 secs / 60 % 60,
                 secs % 60,
@@ -370,7 +382,7 @@ fn dry_run<R: SectorRules>(
 /// figures; the unit about to be written is checked before each unit).
 fn check_disk<R: SectorRules>(
     db: &SectorDb<R>,
-    targets: &[SectorKey],
+    f: &PlanFigures,
     opts: &SolveOpts,
 ) -> Result<(), CliError> {
     use retro_solver::sectors::resources::free_disk;
@@ -382,7 +394,6 @@ fn check_disk<R: SectorRules>(
     else {
         return Ok(());
     };
-    let f = PlanFigures::new(db, targets);
     // One refusal at a time: sectors these rules leave out, and a unit beyond the memory, are
     // the solve's to refuse (naming the sector).
     let memory = retro_solver::sectors::resources::available_memory();
@@ -457,12 +468,14 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
     if opts.dry_run {
         return dry_run(db, targets, as_json, opts.raw_budget);
     }
-    check_disk(db, targets, opts)?;
+    let plan = PlanFigures::new(db, targets);
+    check_disk(db, &plan, opts)?;
     let _lock = lock_folder(&db.folder, opts.wait, quiet || as_json)?;
     let pool = crate::output::pool(threads)?;
     let bars = Bars::new(
         quiet,
         as_json || !std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        plan.left.0,
     );
     let start = Instant::now();
     let reports = pool
