@@ -271,15 +271,32 @@ fn analyse_names_the_missing_table_and_rejects_unsolvable_rules() {
     // A solve whose tables do not fit the free disk is refused at once, naming what fits:
     // nine-mens-morris whole, 51.9 GiB raw, about 14 GiB at the peak of a --compress solve
     // (estimated). RETRO_FREE_DISK and RETRO_AVAILABLE_MEMORY stand in for this machine's.
+    // A solve the check lets through by mistake would run for an hour: each is stopped after
+    // two minutes (the refusals take a second, the small solves a few).
     let fresh = tempfile::tempdir().unwrap();
     let solve = |free_gib: u64, extra: &[&str]| {
-        std::process::Command::new(retro_tests::retro_bin())
+        let mut child = std::process::Command::new(retro_tests::retro_bin())
             .args(["solve", "mill", "--dir", fresh.path().to_str().unwrap()])
             .args(extra)
             .env("RETRO_FREE_DISK", (free_gib << 30).to_string())
             .env("RETRO_AVAILABLE_MEMORY", (20u64 << 30).to_string())
-            .output()
-            .unwrap()
+            .stdout(std::fs::File::create(fresh.path().join("out")).unwrap())
+            .stderr(std::fs::File::create(fresh.path().join("err")).unwrap())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed().as_secs() > 120 {
+                child.kill().unwrap();
+                panic!("retro solve {extra:?} was not refused and ran on");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::process::Output {
+            status: child.wait().unwrap(),
+            stdout: std::fs::read(fresh.path().join("out")).unwrap(),
+            stderr: std::fs::read(fresh.path().join("err")).unwrap(),
+        }
     };
     let o = solve(20, &[]);
     assert_eq!(o.status.code(), Some(1));

@@ -252,10 +252,10 @@ fn dry_run<R: SectorRules>(
     let memory = available_memory();
     // Under the budget asked for; and when the peak without one does not fit, the largest
     // budget that does.
-    let within = budget.map(|b| f.within_budget(db, b));
+    let within = budget.map(|b| f.disk_under_budget(db, b));
     let suggested = disk.filter(|&d| f.compress_peak > d).map(|d| {
         f.budget_for(db, d / 20 * 19)
-            .map(|b| (b, f.within_budget(db, b)))
+            .map(|b| (b, f.disk_under_budget(db, b)))
     });
     if as_json {
         let rows: Vec<Json> = f
@@ -409,7 +409,7 @@ fn check_disk<R: SectorRules>(
     let need = match (opts.compress, budget) {
         (None, _) => f.disk_bytes(),
         (Some(_), None) => f.compress_peak,
-        (Some(_), Some(b)) => f.within_budget(db, b).peak,
+        (Some(_), Some(b)) => f.disk_under_budget(db, b).peak,
     };
     if f.existing > 0 || need <= free {
         return Ok(());
@@ -420,7 +420,7 @@ fn check_disk<R: SectorRules>(
         (Some(_), None) => "at the peak of a --compress solve".to_string(),
         (Some(_), Some(b)) => format!("at the peak with --raw-budget {:.1}", gib(b)),
     };
-    let remedy = if opts.compress.is_none() && f.compress_peak <= free {
+    let remedy = if opts.compress.is_none() && f.compress_peak <= free / 20 * 19 {
         format!(
             "--compress keeps it at about {:.1} GiB",
             gib(f.compress_peak)
@@ -436,7 +436,7 @@ fn check_disk<R: SectorRules>(
                     ""
                 },
                 gib(b),
-                gib(f.within_budget(db, b).peak)
+                gib(f.disk_under_budget(db, b).peak)
             ),
             None => "no --raw-budget makes it fit: the compressed tables alone take more".into(),
         }

@@ -23,7 +23,7 @@ pub struct PlanFigures {
     pub placing: u64,
     /// Slots of the largest unit.
     pub largest: u64,
-    /// Slots of the sectors whose tables are not there yet, and the units they make.
+    /// Slots of the units with a table not there yet (solved whole), and how many they are.
     pub left: (u64, usize),
     /// Per sector: its key, slots and whether its table exists.
     pub rows: Vec<(SectorKey, u64, bool)>,
@@ -78,7 +78,7 @@ impl PlanFigures {
         };
         for u in &units {
             let mut unit = 0;
-            let mut unit_left = 0;
+            let mut missing = false;
             for k in u {
                 let s = size(k);
                 unit += s;
@@ -87,14 +87,15 @@ impl PlanFigures {
                 }
                 let done = db.has_table(*k);
                 f.existing += done as usize;
-                unit_left += if done { 0 } else { s };
+                missing |= !done;
                 f.sectors += 1;
                 f.rows.push((*k, s, done));
             }
             f.slots += unit;
             f.largest = f.largest.max(unit);
-            if unit_left > 0 {
-                f.left = (f.left.0 + unit_left, f.left.1 + 1);
+            // A unit with any table missing is solved whole again.
+            if missing {
+                f.left = (f.left.0 + unit, f.left.1 + 1);
             }
         }
         f.units_in_order = units;
@@ -103,7 +104,7 @@ impl PlanFigures {
 
     /// Disk use of a `--compress` solve with `--raw-budget` of `budget` bytes (estimated as
     /// `compress_peak` is; a table compressed early keeps every value, derivable or not).
-    pub fn within_budget<R: SectorRules>(&self, db: &SectorDb<R>, budget: u64) -> DiskUse {
+    pub fn disk_under_budget<R: SectorRules>(&self, db: &SectorDb<R>, budget: u64) -> DiskUse {
         let raw = |k: SectorKey| db.rules.slots(k) * 2;
         let kept = |k: SectorKey| (raw(k) as f64 * COMPRESSED_SHARE) as u64;
         let packed = |k: SectorKey| if derivable(&db.rules, k) { 0 } else { kept(k) };
@@ -123,7 +124,7 @@ impl PlanFigures {
     /// 1 GiB does not fit. (`retro` asks for 95% of the free disk: other files grow meanwhile.)
     pub fn budget_for<R: SectorRules>(&self, db: &SectorDb<R>, free: u64) -> Option<u64> {
         const GIB: u64 = 1 << 30;
-        let fits = |g: u64| self.within_budget(db, g * GIB).peak <= free;
+        let fits = |g: u64| self.disk_under_budget(db, g * GIB).peak <= free;
         let (mut lo, mut hi) = (1, (self.raw_peak / GIB).max(1));
         if !fits(lo) {
             return None;

@@ -244,12 +244,26 @@ enum Form {
     Final,
 }
 
+/// The tables of other units that unit `unit` reads through raw working copies when they are
+/// not raw on disk: none for a unit valued forwards (one with marked points reads through
+/// probes), and never a table with marked points (it has no working copy).
+pub fn copied_reads<R: SectorRules + ?Sized>(rules: &R, unit: &[SectorKey]) -> BTreeSet<SectorKey> {
+    if unit.iter().any(|&k| rules.marked_points(k).is_some()) {
+        return BTreeSet::new();
+    }
+    unit.iter()
+        .flat_map(|&k| rules.successors(k))
+        .filter(|c| !unit.contains(c) && rules.marked_points(*c).is_none())
+        .collect()
+}
+
 /// The policy of `retro solve --raw-budget`, which the solve follows and [`disk_use`]
 /// replays: before unit `i + 1`, which needs `need` bytes of raw tables (its own and working
-/// copies of the tables compressed early that it reads), the raw tables of units `..= i` still
-/// on disk (`raw`, `readers` as [`readers`] gives them) that are to go, those read again last
-/// first, until the others and `need` fit in `budget` bytes; never one unit `i + 1` reads.
-pub fn over_budget(
+/// copies of the tables compressed early that it reads), returns the raw tables of units
+/// `..= i` still on disk (`raw`; `readers` as [`readers`] gives them) to take off the disk
+/// (compressed early, or a working copy removed), those read again last first, until the
+/// others and `need` fit in `budget` bytes; never one that unit `i + 1` reads.
+pub fn tables_to_evict(
     units: &[Unit],
     readers: &HashMap<SectorKey, Vec<usize>>,
     i: usize,
@@ -331,7 +345,7 @@ pub fn disk_use<R: SectorRules + ?Sized>(
     let (mut disk, mut peak, mut early) = (0u64, 0u64, 0usize);
     for (i, unit) in units.iter().enumerate() {
         // Working copies of the tables compressed early that this unit reads.
-        for c in reads(unit) {
+        for c in copied_reads(rules, unit) {
             if let Some(f @ Form::Early) = form.get_mut(&c) {
                 *f = Form::Working;
                 disk += raw_bytes(c);
@@ -365,7 +379,7 @@ pub fn disk_use<R: SectorRules + ?Sized>(
                 .map(|&c| raw_bytes(c))
                 .sum::<u64>();
         let raw = |k: &SectorKey| matches!(form.get(k), Some(Form::Raw | Form::Working));
-        for k in over_budget(units, &readers, i, budget, need, raw_bytes, &raw) {
+        for k in tables_to_evict(units, &readers, i, budget, need, raw_bytes, &raw) {
             let f = form.insert(k, Form::Early).expect("alive");
             disk -= raw_bytes(k);
             if f == Form::Raw {

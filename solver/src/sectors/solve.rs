@@ -378,7 +378,7 @@ pub fn solve_with<R: Forward>(
                 .map(|&c| raw_bytes(c))
                 .sum::<u64>();
         let raw = |k: &SectorKey| db.path(*k).exists();
-        let over = crate::sectors::sector::over_budget(
+        let over = crate::sectors::sector::tables_to_evict(
             &units, &readers, i, budget, need, &raw_bytes, &raw,
         );
         for k in over {
@@ -455,11 +455,7 @@ pub fn solve_with<R: Forward>(
         // A unit valued forwards reads its dependencies through probes, which read any
         // table, and a table with marked points has no working copy.
         let forward = unit.iter().any(|&k| db.rules.marked_points(k).is_some());
-        let deps: BTreeSet<SectorKey> = unit
-            .iter()
-            .flat_map(|&k| db.rules.successors(k))
-            .filter(|c| !forward && !unit.contains(c) && db.rules.marked_points(*c).is_none())
-            .collect();
+        let deps = crate::sectors::sector::copied_reads(&db.rules, unit);
         for c in deps {
             // Sectors lost by material have no table: `has_table` passes them by.
             if db.path(c).exists() || !db.has_table(c) {
