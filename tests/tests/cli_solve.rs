@@ -348,6 +348,18 @@ fn analyse_names_the_missing_table_and_rejects_unsolvable_rules() {
         Some(budget << 30)
     );
     assert!(plan(budget + 1)["raw_budget_peak_bytes"].as_u64().unwrap() > (12 << 30) / 20 * 19);
+    // Under --no-derive every sector keeps its values: the estimate counts them (14.0 GiB fits
+    // 15 GiB, 16.2 GiB does not).
+    let o = solve(15, &["--compress", "--no-derive"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("at the peak of a --compress solve, 15.0 GiB is free"),
+        "{}",
+        stderr(&o)
+    );
+    let o = solve(15, &["--compress", "--dry-run", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(json(&stdout(&o))["compress_peak_bytes"].as_u64().unwrap() < 15 << 30);
     // Nothing fits a disk smaller than the compressed tables alone; what fits is solved.
     let o = solve(5, &["--compress"]);
     assert_eq!(o.status.code(), Some(1));

@@ -219,8 +219,9 @@ fn dry_run<R: SectorRules>(
     targets: &[SectorKey],
     as_json: bool,
     raw_budget: Option<f64>,
+    derive: bool,
 ) -> Result<(), CliError> {
-    let f = PlanFigures::new(db, targets);
+    let f = PlanFigures::deriving(db, targets, derive);
     const GIB: f64 = (1u64 << 30) as f64;
     let budget = raw_budget.map(|g| (g * GIB) as u64);
     // Sectors these rules leave out (a dry run still gives the figures of the plain sectors).
@@ -331,11 +332,16 @@ fn dry_run<R: SectorRules>(
     println!(
         "with --compress: at most {:.1} GiB of raw tables at once (those sectors left to solve \
          still read, and the unit being written), about {:.1} GiB on disk at the peak with the \
-         compressed tables (estimated at {:.0}% of raw for the sectors that keep their values, \
-         nothing for derived ones; the first 188 nine-mens-morris tables took 14% and nothing)",
+         compressed tables (estimated at {:.0}% of raw for {}; the whole nine-mens-morris set's \
+         stored tables took 16.3%)",
         gib(f.raw_peak),
         gib(f.compress_peak),
-        100.0 * crate::solve::plan::COMPRESSED_SHARE
+        100.0 * crate::solve::plan::COMPRESSED_SHARE,
+        if derive {
+            "the sectors that keep their values, nothing for derived ones"
+        } else {
+            "every sector (--no-derive)"
+        }
     );
     if let (Some(disk), Some(memory)) = (disk, memory) {
         let fits = |need: u64, have: u64| if need <= have { "enough" } else { "not enough" };
@@ -466,9 +472,9 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
 ) -> Result<(), CliError> {
     let (threads, as_json, quiet) = (opts.threads, opts.json, opts.quiet);
     if opts.dry_run {
-        return dry_run(db, targets, as_json, opts.raw_budget);
+        return dry_run(db, targets, as_json, opts.raw_budget, !opts.no_derive);
     }
-    let plan = PlanFigures::new(db, targets);
+    let plan = PlanFigures::deriving(db, targets, !opts.no_derive);
     check_disk(db, &plan, opts)?;
     let _lock = lock_folder(&db.folder, opts.wait, quiet || as_json)?;
     let pool = crate::output::pool(threads)?;

@@ -36,6 +36,8 @@ pub struct PlanFigures {
     pub compress_peak: u64,
     /// The units in the order they are solved.
     units_in_order: Vec<Unit>,
+    /// Whether derivable sectors become derived tables (not under `--no-derive`).
+    derive: bool,
 }
 
 /// Solver speed measured on the project's 2-core machine over the whole nine-mens-morris game
@@ -44,16 +46,28 @@ const MEASURED_SLOTS_PER_SECOND: f64 = 4.2e6;
 
 /// Compressed size over raw size assumed to estimate the disk a `--compress` solve needs, for
 /// the sectors that keep their values (derived ones keep a header): those of the first 188
-/// nine-mens-morris tables took 14.0% (README, "Results"); 20% leaves a margin.
+/// nine-mens-morris tables took 14.0% (README, "Results"), the stored tables of the whole set
+/// 16.3% (5.74 GB of 35.1 GB); 20% leaves a margin.
 pub const COMPRESSED_SHARE: f64 = 0.2;
 
 impl PlanFigures {
     /// The plan for `targets` under `db`'s rules.
     pub fn new<R: SectorRules>(db: &SectorDb<R>, targets: &[SectorKey]) -> PlanFigures {
+        Self::deriving(db, targets, true)
+    }
+
+    /// [`PlanFigures::new`], with derivable sectors kept whole unless `derive`
+    /// (`--no-derive`).
+    pub fn deriving<R: SectorRules>(
+        db: &SectorDb<R>,
+        targets: &[SectorKey],
+        derive: bool,
+    ) -> PlanFigures {
         let units = retro_solver::sectors::sector::plan(&db.rules, targets);
         let size = |k: &SectorKey| db.rules.slots(*k);
         let mut f = PlanFigures {
             units_in_order: Vec::new(),
+            derive,
             sectors: 0,
             units: units.len(),
             existing: 0,
@@ -68,7 +82,7 @@ impl PlanFigures {
                 &units,
                 |k| size(&k) * 2,
                 |k| {
-                    if derivable(&db.rules, k) {
+                    if derive && derivable(&db.rules, k) {
                         0
                     } else {
                         (size(&k) as f64 * 2.0 * COMPRESSED_SHARE) as u64
@@ -107,7 +121,13 @@ impl PlanFigures {
     pub fn disk_under_budget<R: SectorRules>(&self, db: &SectorDb<R>, budget: u64) -> DiskUse {
         let raw = |k: SectorKey| db.rules.slots(k) * 2;
         let kept = |k: SectorKey| (raw(k) as f64 * COMPRESSED_SHARE) as u64;
-        let packed = |k: SectorKey| if derivable(&db.rules, k) { 0 } else { kept(k) };
+        let packed = |k: SectorKey| {
+            if self.derive && derivable(&db.rules, k) {
+                0
+            } else {
+                kept(k)
+            }
+        };
         disk_use(
             &db.rules,
             &self.units_in_order,
