@@ -188,6 +188,13 @@ pub struct SolveOpts {
     pub raw_budget: Option<f64>,
 }
 
+impl SolveOpts {
+    /// `--raw-budget` in bytes.
+    fn raw_budget_bytes(&self) -> Option<u64> {
+        self.raw_budget.map(|g| (g * (1u64 << 30) as f64) as u64)
+    }
+}
+
 /// Takes the lock of a table folder for the length of a solve: refused while another solve
 /// holds it, or waited for with `--wait`; then removes what interrupted writers left there.
 pub fn lock_folder(dir: &Path, wait: bool, quiet: bool) -> Result<FolderLock, CliError> {
@@ -217,13 +224,10 @@ pub fn lock_folder(dir: &Path, wait: bool, quiet: bool) -> Result<FolderLock, Cl
 fn dry_run<R: SectorRules>(
     db: &SectorDb<R>,
     targets: &[SectorKey],
-    as_json: bool,
-    raw_budget: Option<f64>,
-    derive: bool,
+    opts: &SolveOpts,
 ) -> Result<(), CliError> {
+    let (as_json, derive, budget) = (opts.json, !opts.no_derive, opts.raw_budget_bytes());
     let f = PlanFigures::deriving(db, targets, derive);
-    const GIB: f64 = (1u64 << 30) as f64;
-    let budget = raw_budget.map(|g| (g * GIB) as u64);
     // Sectors these rules leave out (a dry run still gives the figures of the plain sectors).
     let unsupported: Vec<(SectorKey, String)> = f
         .rows
@@ -244,20 +248,15 @@ fn dry_run<R: SectorRules>(
     });
     // What this machine has: free disk where the tables go (the folder, or the nearest folder
     // above it that exists) and memory.
-    use retro_solver::sectors::resources::{available_memory, free_disk};
-    let disk = db
-        .folder
-        .ancestors()
-        .find(|p| p.exists())
-        .and_then(free_disk);
+    use retro_solver::sectors::resources::available_memory;
+    let disk = free_disk_at(&db.folder);
     let memory = available_memory();
     // Under the budget asked for; and when the peak without one does not fit, the largest
     // budget that does.
     let within = budget.map(|b| f.disk_under_budget(db, b));
-    let suggested = disk.filter(|&d| f.compress_peak > d).map(|d| {
-        f.budget_for(db, d / 20 * 19)
-            .map(|b| (b, f.disk_under_budget(db, b)))
-    });
+    let suggested = disk
+        .filter(|&d| f.compress_peak > d)
+        .map(|d| f.suggest_budget(db, d));
     if as_json {
         let rows: Vec<Json> = f
             .rows
@@ -327,7 +326,6 @@ fn dry_run<R: SectorRules>(
         f.largest,
         f.peak_bytes() as f64 / (1u64 << 30) as f64
     );
-    let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
     println!("tables: about {:.1} GiB on disk", gib(f.disk_bytes()));
     println!(
         "with --compress: at most {:.1} GiB of raw tables at once (those sectors left to solve \
@@ -382,6 +380,20 @@ fn dry_run<R: SectorRules>(
     Ok(())
 }
 
+/// Bytes in GiB, for the plans' text.
+fn gib(b: u64) -> f64 {
+    b as f64 / (1u64 << 30) as f64
+}
+
+/// Free disk where a solve writes `folder`: on the folder's file system, or the nearest
+/// folder above it that exists.
+fn free_disk_at(folder: &std::path::Path) -> Option<u64> {
+    folder
+        .ancestors()
+        .find(|p| p.exists())
+        .and_then(retro_solver::sectors::resources::free_disk)
+}
+
 /// Refuses at once a solve into a folder with none of its tables yet whose disk peak by
 /// `--dry-run`'s estimate exceeds the free disk (it would fail hours later), naming what fits:
 /// `--compress`, a `--raw-budget`. A resumed solve is not checked (its tables change the
@@ -391,13 +403,7 @@ fn check_disk<R: SectorRules>(
     f: &PlanFigures,
     opts: &SolveOpts,
 ) -> Result<(), CliError> {
-    use retro_solver::sectors::resources::free_disk;
-    let Some(free) = db
-        .folder
-        .ancestors()
-        .find(|p| p.exists())
-        .and_then(free_disk)
-    else {
+    let Some(free) = free_disk_at(&db.folder) else {
         return Ok(());
     };
     // One refusal at a time: sectors these rules leave out, and a unit beyond the memory, are
@@ -410,8 +416,7 @@ fn check_disk<R: SectorRules>(
     {
         return Ok(());
     }
-    const GIB: f64 = (1u64 << 30) as f64;
-    let budget = opts.raw_budget.map(|g| (g * GIB) as u64);
+    let budget = opts.raw_budget_bytes();
     let need = match (opts.compress, budget) {
         (None, _) => f.disk_bytes(),
         (Some(_), None) => f.compress_peak,
@@ -420,21 +425,19 @@ fn check_disk<R: SectorRules>(
     if f.existing > 0 || need <= free {
         return Ok(());
     }
-    let gib = |b: u64| b as f64 / GIB;
     let what = match (opts.compress, budget) {
         (None, _) => "for its raw tables".to_string(),
         (Some(_), None) => "at the peak of a --compress solve".to_string(),
         (Some(_), Some(b)) => format!("at the peak with --raw-budget {:.1}", gib(b)),
     };
-    let remedy = if opts.compress.is_none() && f.compress_peak <= free / 20 * 19 {
+    let remedy = if opts.compress.is_none() && f.compress_peak <= crate::solve::plan::room(free) {
         format!(
             "--compress keeps it at about {:.1} GiB",
             gib(f.compress_peak)
         )
     } else {
-        // Some room to spare: other files grow meanwhile.
-        match f.budget_for(db, free / 20 * 19) {
-            Some(b) => format!(
+        match f.suggest_budget(db, free) {
+            Some((b, under)) => format!(
                 "{}--raw-budget {:.0} keeps it at about {:.1} GiB",
                 if opts.compress.is_none() {
                     "--compress "
@@ -442,7 +445,7 @@ fn check_disk<R: SectorRules>(
                     ""
                 },
                 gib(b),
-                gib(f.disk_under_budget(db, b).peak)
+                gib(under.peak)
             ),
             None => "no --raw-budget makes it fit: the compressed tables alone take more".into(),
         }
@@ -472,7 +475,7 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
 ) -> Result<(), CliError> {
     let (threads, as_json, quiet) = (opts.threads, opts.json, opts.quiet);
     if opts.dry_run {
-        return dry_run(db, targets, as_json, opts.raw_budget, !opts.no_derive);
+        return dry_run(db, targets, opts);
     }
     let plan = PlanFigures::deriving(db, targets, !opts.no_derive);
     check_disk(db, &plan, opts)?;
@@ -492,7 +495,7 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
                     ..Params::default()
                 }),
                 keep_derivable: opts.no_derive,
-                raw_budget: opts.raw_budget.map(|g| (g * (1u64 << 30) as f64) as u64),
+                raw_budget: opts.raw_budget_bytes(),
             };
             solve_with(db, targets, &bars, options)
         })

@@ -77,18 +77,7 @@ impl PlanFigures {
             left: (0, 0),
             rows: Vec::new(),
             raw_peak: disk_peak(&db.rules, &units, |k| size(&k) * 2, |_| 0),
-            compress_peak: disk_peak(
-                &db.rules,
-                &units,
-                |k| size(&k) * 2,
-                |k| {
-                    if derive && derivable(&db.rules, k) {
-                        0
-                    } else {
-                        (size(&k) as f64 * 2.0 * COMPRESSED_SHARE) as u64
-                    }
-                },
-            ),
+            compress_peak: 0,
         };
         for u in &units {
             let mut unit = 0;
@@ -113,12 +102,19 @@ impl PlanFigures {
             }
         }
         f.units_in_order = units;
+        f.compress_peak = f.estimate(db, None).peak;
         f
     }
 
     /// Disk use of a `--compress` solve with `--raw-budget` of `budget` bytes (estimated as
     /// `compress_peak` is; a table compressed early keeps every value, derivable or not).
     pub fn disk_under_budget<R: SectorRules>(&self, db: &SectorDb<R>, budget: u64) -> DiskUse {
+        self.estimate(db, Some(budget))
+    }
+
+    /// Disk use of a `--compress` solve, under a raw budget if given, with compressed tables
+    /// at [`COMPRESSED_SHARE`] of their raw size and derived ones at nothing.
+    fn estimate<R: SectorRules>(&self, db: &SectorDb<R>, budget: Option<u64>) -> DiskUse {
         let raw = |k: SectorKey| db.rules.slots(k) * 2;
         let kept = |k: SectorKey| (raw(k) as f64 * COMPRESSED_SHARE) as u64;
         let packed = |k: SectorKey| {
@@ -134,14 +130,25 @@ impl PlanFigures {
             &raw,
             &packed,
             &kept,
-            Some(budget),
+            budget,
         )
+    }
+
+    /// A budget under which a `--compress` solve fits in [`room`] of `free` bytes of disk
+    /// ([`PlanFigures::budget_for`]), and the disk under it; `None` when no budget does.
+    pub fn suggest_budget<R: SectorRules>(
+        &self,
+        db: &SectorDb<R>,
+        free: u64,
+    ) -> Option<(u64, DiskUse)> {
+        self.budget_for(db, room(free))
+            .map(|b| (b, self.disk_under_budget(db, b)))
     }
 
     /// A `--raw-budget`, in whole GiB (at least 1) up to the raw peak, under which the
     /// solve's estimated disk peak fits in `free` bytes, and under which the next whole GiB
     /// does not (a binary search: the peak mostly grows with the budget); `None` if even
-    /// 1 GiB does not fit. (`retro` asks for 95% of the free disk: other files grow meanwhile.)
+    /// 1 GiB does not fit.
     pub fn budget_for<R: SectorRules>(&self, db: &SectorDb<R>, free: u64) -> Option<u64> {
         const GIB: u64 = 1 << 30;
         let fits = |g: u64| self.disk_under_budget(db, g * GIB).peak <= free;
@@ -187,6 +194,12 @@ impl PlanFigures {
             rough_time(self.slots)
         )
     }
+}
+
+/// What `retro` plans a solve to fill of `free` bytes of disk: 95%, other files grow
+/// meanwhile.
+pub fn room(free: u64) -> u64 {
+    free / 20 * 19
 }
 
 /// Roughly how long solving `slots` slots takes on the project's machine, for people:

@@ -244,6 +244,14 @@ enum Form {
     Final,
 }
 
+/// The sectors of other units that unit `unit`'s moves lead to.
+pub fn reads_of<R: SectorRules + ?Sized>(rules: &R, unit: &[SectorKey]) -> BTreeSet<SectorKey> {
+    unit.iter()
+        .flat_map(|&k| rules.successors(k))
+        .filter(|c| !unit.contains(c))
+        .collect()
+}
+
 /// The tables of other units that unit `unit` reads through raw working copies when they are
 /// not raw on disk: none for a unit valued forwards (one with marked points reads through
 /// probes), and never a table with marked points (it has no working copy).
@@ -251,10 +259,9 @@ pub fn copied_reads<R: SectorRules + ?Sized>(rules: &R, unit: &[SectorKey]) -> B
     if unit.iter().any(|&k| rules.marked_points(k).is_some()) {
         return BTreeSet::new();
     }
-    unit.iter()
-        .flat_map(|&k| rules.successors(k))
-        .filter(|c| !unit.contains(c) && rules.marked_points(*c).is_none())
-        .collect()
+    let mut reads = reads_of(rules, unit);
+    reads.retain(|c| rules.marked_points(*c).is_none());
+    reads
 }
 
 /// The policy of `retro solve --raw-budget`, which the solve follows and [`disk_use`]
@@ -334,13 +341,6 @@ pub fn disk_use<R: SectorRules + ?Sized>(
             retired[last.map_or(i, |j| j.max(i))].push(k);
         }
     }
-    // The tables each unit reads from other units.
-    let reads = |u: &Unit| -> BTreeSet<SectorKey> {
-        u.iter()
-            .flat_map(|&k| rules.successors(k))
-            .filter(|c| !u.contains(c))
-            .collect()
-    };
     let mut form: HashMap<SectorKey, Form> = HashMap::new();
     let (mut disk, mut peak, mut early) = (0u64, 0u64, 0usize);
     for (i, unit) in units.iter().enumerate() {
@@ -365,15 +365,14 @@ pub fn disk_use<R: SectorRules + ?Sized>(
                 Form::Raw => raw_bytes(k),
                 Form::Working => raw_bytes(k) + kept_bytes(k),
                 Form::Early => kept_bytes(k),
-                Form::Final => packed_bytes(k),
+                Form::Final => unreachable!("each table is given its final form once"),
             };
         }
         let (Some(budget), Some(next)) = (budget, units.get(i + 1)) else {
             continue;
         };
-        let next_reads = reads(next);
         let need: u64 = next.iter().map(|&k| raw_bytes(k)).sum::<u64>()
-            + next_reads
+            + reads_of(rules, next)
                 .iter()
                 .filter(|c| form.get(c) == Some(&Form::Early))
                 .map(|&c| raw_bytes(c))

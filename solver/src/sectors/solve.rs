@@ -120,6 +120,14 @@ fn remove_if_present(path: &Path) -> Result<(), SolveError> {
     }
 }
 
+/// Removes sector `k`'s raw working copy (its compressed or derived table stays), closing it
+/// first.
+fn remove_working_copy<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<(), SolveError> {
+    let path = db.path(k);
+    db.forget(k);
+    std::fs::remove_file(&path).map_err(|e| SolveError::Table(TableError::Io(path, e)))
+}
+
 /// Writes [`EARLY_FILE`] (removed when `early` is empty), atomically.
 fn write_early(folder: &Path, early: &BTreeSet<SectorKey>) -> Result<(), SolveError> {
     let path = folder.join(EARLY_FILE);
@@ -339,9 +347,7 @@ pub fn solve_with<R: Forward>(
                 }
             } else if restored.lock().expect("restored lock").remove(&k) && !is_early {
                 // A working copy: the compressed or derived table it came from is still there.
-                db.forget(k);
-                std::fs::remove_file(&path)
-                    .map_err(|e| SolveError::Table(TableError::Io(path.clone(), e)))?;
+                remove_working_copy(db, k)?;
                 continue;
             }
             retire(k, false)?;
@@ -366,13 +372,8 @@ pub fn solve_with<R: Forward>(
             return Ok(());
         };
         let raw_bytes = |k: SectorKey| db.rules.slots(k) * 2;
-        let reads: BTreeSet<SectorKey> = next
-            .iter()
-            .flat_map(|&k| db.rules.successors(k))
-            .filter(|c| !next.contains(c))
-            .collect();
         let need: u64 = next.iter().map(|&k| raw_bytes(k)).sum::<u64>()
-            + reads
+            + crate::sectors::sector::reads_of(&db.rules, next)
                 .iter()
                 .filter(|&&c| !db.path(c).exists() && db.has_table(c))
                 .map(|&c| raw_bytes(c))
@@ -383,10 +384,7 @@ pub fn solve_with<R: Forward>(
         );
         for k in over {
             if restored.lock().expect("restored lock").remove(&k) {
-                let path = db.path(k);
-                db.forget(k);
-                std::fs::remove_file(&path)
-                    .map_err(|e| SolveError::Table(TableError::Io(path.clone(), e)))?;
+                remove_working_copy(db, k)?;
             } else {
                 // Listed first: a run killed in between finishes it when resumed.
                 if !options.keep_derivable {
