@@ -275,6 +275,13 @@ pub struct CompressArgs {
     /// `--wdl-coder zstd` distances are always zstd).
     #[arg(long, value_enum, default_value_t = WdlCoder::Rans)]
     pub distance_coder: WdlCoder,
+    /// Code rANS blocks with one model per table and streams from the state 2^15 (block
+    /// coders 2 and 3, what was written before December 5, 2026), for comparisons; by
+    /// default sub-blocks are sorted into up to 64 kinds, each coded with a model of its own,
+    /// and streams start from the state 0 (coders 4 and 5: 5-10% smaller on the
+    /// nine-mens-morris tables, probes as fast).
+    #[arg(long)]
+    pub single_model: bool,
     /// Slots of a rANS sub-block, a power of two from 64 up to the distance block: a probe
     /// decodes half of one on average (1024: 4-12% smaller, probes about twice as slow).
     #[arg(long, default_value_t = 512, value_parser = sub_block_slots)]

@@ -44,6 +44,7 @@ fn one(
             WdlCoder::Zstd => 0,
         },
         dtm_rans: a.distance_coder == WdlCoder::Rans,
+        mix: !a.single_model,
         // The reflected slot order where the folder's rules are known (they give the index).
         order: db
             .filter(|_| !a.index_order)

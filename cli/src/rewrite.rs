@@ -5,10 +5,12 @@
 //! since the order needs the board. Through a raw working copy: the values decoded and the wasted slots found again from
 //! the index, then compressed as `retro compress` does, the same wins left to a search, every
 //! slot compared with the copy before the copy is removed.
+//!
+//! Tables of the first rANS coders (block coders 2 and 3, before December 5, 2026) are only
+//! coded again (`CompressedTable::transcode`): the same symbols and entries, no working copy.
 
 use crate::derive::FolderDb;
 use crate::error::CliError;
-use retro_tables::block_file::{CODER_DTM_RANS, CODER_RANS};
 use retro_tables::compressed_table::{replace_raw, CompressedTable, Params};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -20,15 +22,18 @@ use std::path::{Path, PathBuf};
 /// [`finish_left_over`].
 pub fn rewrite(wdl: &Path, dbs: &mut HashMap<PathBuf, Option<FolderDb>>) -> Result<bool, CliError> {
     let dtm = wdl.with_extension("rtbd");
-    if !dtm.exists() {
-        return Ok(false);
-    }
+    let has_dtm = dtm.exists();
     // SAFETY: the folder's lock is held; retro's writers replace files by rename only.
-    let c = unsafe { CompressedTable::open(wdl, Some(&dtm)) }.map_err(CliError::other)?;
-    if c.order().is_some()
-        && c.wdl_coder() == CODER_RANS
-        && c.distance_coder() == Some(CODER_DTM_RANS)
-    {
+    let c =
+        unsafe { CompressedTable::open(wdl, has_dtm.then_some(&dtm)) }.map_err(CliError::other)?;
+    if c.order().is_some() && c.transcodable() {
+        if c.is_mix() {
+            return Ok(false);
+        }
+        transcode(c, wdl, has_dtm.then_some(&dtm))?;
+        return Ok(true);
+    }
+    if !has_dtm {
         return Ok(false);
     }
     let folder = wdl.parent().unwrap_or(Path::new(".")).to_path_buf();
@@ -70,6 +75,33 @@ pub fn rewrite(wdl: &Path, dbs: &mut HashMap<PathBuf, Option<FolderDb>>) -> Resu
         .map_err(CliError::other)?;
     db.forget(k);
     Ok(true)
+}
+
+/// Codes the table `c` (files `wdl` and `dtm`) again with the second rANS coders (block
+/// coders 4 and 5), beside its files first, compared block by block, then renamed over them
+/// (the distance file first: either pair of files is a whole table).
+fn transcode(c: CompressedTable, wdl: &Path, dtm: Option<&Path>) -> Result<(), CliError> {
+    let new_wdl = wdl.with_extension("rtbw.upgrade");
+    let new_dtm = dtm.map(|d| d.with_extension("rtbd.upgrade"));
+    let written = c.transcode(&new_wdl, new_dtm.as_deref());
+    drop(c);
+    let renamed = written.map_err(CliError::other).and_then(|()| {
+        let rename = |from: &Path, to: &Path| {
+            std::fs::rename(from, to).map_err(|e| CliError::other(format!("{}: {e}", to.display())))
+        };
+        if let (Some(from), Some(to)) = (&new_dtm, dtm) {
+            rename(from, to)?;
+        }
+        rename(&new_wdl, wdl)
+    });
+    if renamed.is_err() {
+        // What was written beside is of no use: the table stays as it was.
+        let _ = std::fs::remove_file(&new_wdl);
+        if let Some(d) = &new_dtm {
+            let _ = std::fs::remove_file(d);
+        }
+    }
+    renamed
 }
 
 /// Compresses the raw table at `raw` in place as `retro compress` does (its searched wins

@@ -20,6 +20,22 @@ pub const CODER_RANS: u32 = 2;
 /// Coder id of distance blocks coded by [`crate::dtm_rans`] (beside a [`CODER_RANS`] file,
 /// encodings 13 and 14): the dictionary bytes are its model.
 pub const CODER_DTM_RANS: u32 = 3;
+/// Coder id of win/draw/loss blocks coded by [`crate::wdl_rans`] with a mixture of models and
+/// streams from the state 0 (what `retro` writes since December 2026).
+pub const CODER_RANS_MIX: u32 = 4;
+/// Coder id of distance blocks coded by [`crate::dtm_rans`] with a mixture of models and
+/// streams from the state 0 (beside a [`CODER_RANS_MIX`] file).
+pub const CODER_DTM_RANS_MIX: u32 = 5;
+
+/// Whether `coder` codes win/draw/loss blocks by [`crate::wdl_rans`] (coder 2 or 4).
+pub fn is_wdl_rans(coder: u32) -> bool {
+    coder == CODER_RANS || coder == CODER_RANS_MIX
+}
+
+/// Whether `coder` codes distance blocks by [`crate::dtm_rans`] (coder 3 or 5).
+pub fn is_dtm_rans(coder: u32) -> bool {
+    coder == CODER_DTM_RANS || coder == CODER_DTM_RANS_MIX
+}
 
 /// The layout fields of a block file's header (bytes 72 to 112).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +87,7 @@ impl Layout {
     /// Checks the fields against the slots the table has and the largest block a block may
     /// decode to (`max_block_bytes`).
     pub fn check(&self, slots: u64) -> Result<(), String> {
-        if ![CODER_ZSTD, CODER_RANS, CODER_DTM_RANS].contains(&self.coder) {
+        if !(CODER_ZSTD..=CODER_DTM_RANS_MIX).contains(&self.coder) {
             return Err(format!("unknown block coder {}", self.coder));
         }
         // At least 64 slots: a block's symbols are counted a byte (4 slots) at a time.
@@ -150,14 +166,21 @@ impl BlockFile {
         max_block: usize,
     ) -> Result<BlockFile, TableError> {
         let (mut dict, mut model, mut dtm_model) = (None, None, None);
-        if layout.coder == CODER_DTM_RANS {
-            dtm_model = Some(model_of(&file, &layout, DtmModel::from_bytes, |m| {
-                m.sub_slots()
-            })?);
-        } else if layout.coder == CODER_RANS {
-            model = Some(model_of(&file, &layout, WdlModel::from_bytes, |m| {
-                m.sub_slots()
-            })?);
+        let mix = layout.coder == CODER_RANS_MIX || layout.coder == CODER_DTM_RANS_MIX;
+        if is_dtm_rans(layout.coder) {
+            dtm_model = Some(model_of(
+                &file,
+                &layout,
+                |b| DtmModel::from_bytes(b, mix),
+                |m| m.sub_slots(),
+            )?);
+        } else if is_wdl_rans(layout.coder) {
+            model = Some(model_of(
+                &file,
+                &layout,
+                |b| WdlModel::from_bytes(b, mix),
+                |m| m.sub_slots(),
+            )?);
         } else if layout.dict_len > 0 {
             let bytes = file.bytes(0..layout.dict_len as usize, &|_, _| Ok(()))?;
             dict = Some(zstd_safe::DDict::create(bytes));
@@ -188,7 +211,7 @@ impl BlockFile {
         TableError::Corrupt(self.file.path().to_path_buf(), m)
     }
 
-    /// The model of a file of [`CODER_RANS`].
+    /// The model of a file of [`CODER_RANS`] or [`CODER_RANS_MIX`].
     pub fn model(&self) -> Option<&WdlModel> {
         self.model.as_ref()
     }
@@ -198,7 +221,7 @@ impl BlockFile {
         self.id
     }
 
-    /// The model of a file of [`CODER_DTM_RANS`].
+    /// The model of a file of [`CODER_DTM_RANS`] or [`CODER_DTM_RANS_MIX`].
     pub fn dtm_model(&self) -> Option<&DtmModel> {
         self.dtm_model.as_ref()
     }

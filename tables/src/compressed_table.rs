@@ -9,10 +9,11 @@
 //! keep them in slot order.
 
 use crate::block_file::{
-    build_body, dtm_rans_body, finalize_dictionary, open_mapped, rans_body, train_dictionary,
-    BlockFile, Layout, CODER_DTM_RANS, CODER_RANS, CODER_ZSTD,
+    build_body, dtm_rans_body, finalize_dictionary, is_dtm_rans, is_wdl_rans, open_mapped,
+    rans_body, train_dictionary, BlockFile, Layout, CODER_DTM_RANS, CODER_DTM_RANS_MIX, CODER_RANS,
+    CODER_RANS_MIX, CODER_ZSTD,
 };
-use crate::dtm_rans::{DtmModel, MODEL_BYTES as DTM_MODEL_BYTES};
+use crate::dtm_rans::DtmModel;
 use crate::format::{
     ordered_encoding, unordered_encoding, write_atomic, TableError, ENCODING_DTM,
     ENCODING_DTM_BY_SUB, ENCODING_DTM_GROUPED, ENCODING_DTM_GROUPED_ORDERED, ENCODING_DTM_SEARCHED,
@@ -27,8 +28,10 @@ use crate::sector_table::{check_header, Header, Table};
 use crate::slot_order::{SlotMap, SlotOrder};
 use crate::sub_cache;
 use crate::value::{Stored, Value, MAX_DISTANCE};
-use crate::wdl_rans::{WdlCursor, WdlModel, MODEL_BYTES};
+use crate::wdl_rans::{WdlCursor, WdlModel};
 use std::path::Path;
+
+mod transcode;
 
 /// How to compress a table.
 #[derive(Clone, Copy, Debug)]
@@ -60,6 +63,9 @@ pub struct Params {
     /// With `wdl_sub`: code the distance blocks by rANS too ([`crate::dtm_rans`], block coder
     /// 3), each sub-block's entries a stream of their own; else zstd.
     pub dtm_rans: bool,
+    /// With `wdl_sub`: the rANS coders' second versions (block coders 4 and 5: a mixture of
+    /// models, streams from the state 0; [`crate::mixture`]); else coders 2 and 3.
+    pub mix: bool,
     /// Store distances in whole plies rather than halves (header byte 123,
     /// [`crate::slot_order::PLIES_WHOLE`]). The compressor sets it itself for a table with a
     /// win of an even number of plies or a loss of an odd one (rules where a side moves twice
@@ -79,6 +85,7 @@ impl Default for Params {
             order: None,
             wdl_sub: WDL_SUB_SLOTS,
             dtm_rans: true,
+            mix: true,
             whole_plies: false,
         }
     }
@@ -248,15 +255,20 @@ fn compress_codes(
         losses: syms.iter().filter(|&&s| s == SYM_LOSS).count() as u64,
     };
     if rans {
-        let model =
-            WdlModel::fit(&syms, p.wdl_block as usize, p.wdl_sub as usize).map_err(|m| bad(&m))?;
+        let (block, sub) = (p.wdl_block as usize, p.wdl_sub as usize);
+        let model = if p.mix {
+            WdlModel::fit_mix(&syms, block, sub)
+        } else {
+            WdlModel::fit(&syms, block, sub)
+        }
+        .map_err(|m| bad(&m))?;
         let parts: Vec<&[u8]> = syms.chunks(p.wdl_block as usize).collect();
         let (body, data_len) = rans_body(&model, &parts).map_err(|m| bad(&m))?;
         let layout = Layout {
             block_slots: p.wdl_block,
-            coder: CODER_RANS,
+            coder: if p.mix { CODER_RANS_MIX } else { CODER_RANS },
             blocks: parts.len() as u64,
-            dict_len: MODEL_BYTES as u64,
+            dict_len: model.to_bytes().len() as u64,
             data_len,
         };
         write_body(wdl, h, ENCODING_WDL_ORDERED, decoded, layout, &body, &p)?;
@@ -336,14 +348,23 @@ fn compress_codes(
             (false, false, _) => ENCODING_DTM,
         };
         if rans && p.dtm_rans {
-            let model = DtmModel::fit(groups.iter().flatten().map(|g| &g[..]), p.wdl_sub)
-                .map_err(|m| bad(&m))?;
+            let all = groups.iter().flatten().map(|g| &g[..]);
+            let model = if p.mix {
+                DtmModel::fit_mix(all, p.wdl_sub)
+            } else {
+                DtmModel::fit(all, p.wdl_sub)
+            }
+            .map_err(|m| bad(&m))?;
             let (body, data_len) = dtm_rans_body(&model, &groups).map_err(|m| bad(&m))?;
             let layout = Layout {
                 block_slots: p.dtm_block,
-                coder: CODER_DTM_RANS,
+                coder: if p.mix {
+                    CODER_DTM_RANS_MIX
+                } else {
+                    CODER_DTM_RANS
+                },
                 blocks: groups.len() as u64,
-                dict_len: DTM_MODEL_BYTES as u64,
+                dict_len: model.to_bytes().len() as u64,
                 data_len,
             };
             return write_body(dtm, h, encoding, decoded, layout, &body, &p);
@@ -722,6 +743,12 @@ impl CompressedTable {
             header.slots,
             (layout.block_slots as usize).div_ceil(4),
         )?;
+        if is_dtm_rans(layout.coder) {
+            return Err(TableError::Corrupt(
+                wdl.to_path_buf(),
+                format!("a win/draw/loss file of block coder {}", layout.coder),
+            ));
+        }
         let sub = wdl_file.model().map(|m| m.sub_slots() as u32);
         if sub.is_some() && order.is_none() {
             return Err(TableError::Corrupt(
@@ -767,8 +794,8 @@ impl CompressedTable {
                 // Coder 3 only there (with the same sub-blocks, checked below).
                 if by_sub != sub.is_some()
                     || sub.is_some_and(|m| l.block_slots % m != 0 || l.block_slots > 1 << 15)
-                    || (l.coder == CODER_DTM_RANS && !by_sub)
-                    || l.coder == CODER_RANS
+                    || (is_dtm_rans(l.coder) && !by_sub)
+                    || is_wdl_rans(l.coder)
                 {
                     return Err(TableError::Corrupt(
                         p.to_path_buf(),
@@ -1866,6 +1893,7 @@ mod tests {
                     order: None,
                     wdl_sub: 0,
                     dtm_rans: false,
+                    mix: false,
                     whole_plies: false,
                 },
             ),
@@ -1881,6 +1909,7 @@ mod tests {
                     order: None,
                     wdl_sub: 0,
                     dtm_rans: false,
+                    mix: false,
                     whole_plies: false,
                 },
             ),
@@ -1938,6 +1967,15 @@ mod tests {
                     wdl_block: 1 << 12,
                     order: SlotOrder::reflected(17, 6),
                     wdl_sub: 0,
+                    ..Params::default()
+                },
+            ),
+            // The first rANS coders (2 and 3: one model, streams from the state LOW).
+            (
+                6 * 12_376,
+                Params {
+                    order: SlotOrder::reflected(17, 6),
+                    mix: false,
                     ..Params::default()
                 },
             ),
@@ -2004,9 +2042,9 @@ mod tests {
                 assert_eq!(head[120] == 1, p.order.is_some());
             }
             let rans = p.order.is_some() && p.wdl_sub > 0;
-            assert_eq!(Layout::decode(&heads[0]).coder == CODER_RANS, rans);
+            assert_eq!(is_wdl_rans(Layout::decode(&heads[0]).coder), rans);
             assert_eq!(
-                Layout::decode(&heads[1]).coder == CODER_DTM_RANS,
+                is_dtm_rans(Layout::decode(&heads[1]).coder),
                 rans && p.dtm_rans
             );
             assert_eq!(t.by_sub, rans);

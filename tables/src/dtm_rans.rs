@@ -18,9 +18,16 @@
 //! `0 .. k - 1` (0: no entries, no stream); then the streams, the last taking the rest of the
 //! block. A stream is the coder's final state (3 bytes, most significant first) and the bytes
 //! its renormalisations read, in order, as in [`crate::wdl_rans`].
+//!
+//! Block coder 5 ([`crate::block_file::CODER_DTM_RANS_MIX`]) is the same with a mixture of
+//! models ([`crate::mixture`]) and streams coded from the state 0 ([`crate::rans`]), as coder 4
+//! is to coder 2: the model bytes are the sub-block size, the number of models `K` (a power
+//! of two up to 64) as a `u32`, then `K` models' frequencies as above; a stream's first symbol, when
+//! `K > 1`, is its model's number `i`, coded with frequency `4096 / K` from `i * 4096 / K`.
 
 use std::ops::Range;
 
+use crate::mixture;
 use crate::rans::{get_leb128, put_leb128, Decoder, Encoder, Paused, PREC, TOTAL};
 
 /// Symbols: entries 0 to 62, and the escape.
@@ -42,14 +49,21 @@ fn next(v: u16) -> usize {
 
 /// A static model of distance entries: per context, each symbol's frequency and the sum of
 /// those before it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DtmModel {
     sub: u32,
+    /// Coder 5: the model numbers and the zero start.
+    mix: bool,
+    /// Per context of each model in turn (model `m`'s context `c` at `m * CONTEXTS + c`).
     freq: Vec<[u16; SYMBOLS]>,
     cum: Vec<[u16; SYMBOLS + 1]>,
     /// Per context, for each 64 slots of the 4096, the symbol whose range holds the first:
     /// a decoder starts there and steps up (one or two steps as a rule).
     first: Vec<[u8; 64]>,
+    /// Bits of each (context, symbol) of each model (infinite for a frequency of 0): what the
+    /// encoder picks a sub-block's model by.
+    /// (Computed when first needed: readers never need it.)
+    cost: std::sync::OnceLock<Vec<Vec<f32>>>,
 }
 
 impl DtmModel {
@@ -62,19 +76,52 @@ impl DtmModel {
         crate::wdl_rans::check_sub(sub as u64)?;
         let mut counts = vec![[0u64; SYMBOLS]; CONTEXTS];
         for g in groups {
-            let mut c = START;
-            for &v in g {
-                counts[c][(v as usize).min(ESCAPE)] += 1;
-                c = next(v);
+            for b in pairs(g) {
+                counts[b as usize / SYMBOLS][b as usize % SYMBOLS] += 1;
             }
         }
         Ok(DtmModel::with(
             sub,
+            false,
             counts.iter().map(crate::rans::quantize).collect(),
         ))
     }
 
-    fn with(sub: u32, freq: Vec<[u16; SYMBOLS]>) -> DtmModel {
+    /// The models (coder 5) of the entries `groups` as [`DtmModel::fit`] takes them: the
+    /// sub-blocks with entries sorted into kinds ([`mixture::cluster`]), a model fitted to
+    /// each kind.
+    pub fn fit_mix<'a, I>(groups: I, sub: u32) -> Result<DtmModel, String>
+    where
+        I: Iterator<Item = &'a [u16]> + Clone,
+    {
+        crate::wdl_rans::check_sub(sub as u64)?;
+        let coded = groups.filter(|g| !g.is_empty());
+        let n = coded.clone().count();
+        let mut scratch = vec![0u32; CONTEXTS * SYMBOLS];
+        let mut gather = |g: &[u16]| mixture::gather(pairs(g), &mut scratch);
+        let sample: Vec<_> = coded
+            .clone()
+            .step_by(mixture::sample_step(n))
+            .map(&mut gather)
+            .collect();
+        let bins = CONTEXTS * SYMBOLS;
+        let kinds = mixture::cluster(&sample, bins, SYMBOLS, 2 * bins, n);
+        let mut counts = vec![[0u64; SYMBOLS]; CONTEXTS * kinds.len()];
+        for g in coded {
+            let g = gather(g);
+            let m = mixture::best(&g, &kinds);
+            for (b, k) in g {
+                counts[m * CONTEXTS + b as usize / SYMBOLS][b as usize % SYMBOLS] += k as u64;
+            }
+        }
+        Ok(DtmModel::with(
+            sub,
+            true,
+            counts.iter().map(crate::rans::quantize).collect(),
+        ))
+    }
+
+    fn with(sub: u32, mix: bool, freq: Vec<[u16; SYMBOLS]>) -> DtmModel {
         let cum = freq
             .iter()
             .map(|f| {
@@ -97,10 +144,22 @@ impl DtmModel {
             .collect();
         DtmModel {
             sub,
+            mix,
             freq,
             cum,
             first,
+            cost: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Whether this is a model of coder 5 (a mixture, streams from the state 0).
+    pub fn is_mix(&self) -> bool {
+        self.mix
+    }
+
+    /// The number of models (1 under coder 3).
+    pub fn models(&self) -> usize {
+        self.freq.len() / CONTEXTS
     }
 
     /// Slots of a sub-block.
@@ -110,18 +169,28 @@ impl DtmModel {
 
     /// The model's bytes (see the module's documentation).
     pub fn to_bytes(&self) -> Vec<u8> {
-        crate::rans::model_bytes(self.sub, self.freq.iter().flatten())
+        let freqs = self.freq.iter().flatten();
+        if self.mix {
+            crate::rans::mix_model_bytes(self.sub, self.models(), freqs)
+        } else {
+            crate::rans::model_bytes(self.sub, freqs)
+        }
     }
 
-    /// The model `bytes` hold, checked: a sub-block size the coders allow, every context's
-    /// frequencies summing to 4096.
-    pub fn from_bytes(bytes: &[u8]) -> Result<DtmModel, String> {
-        let (sub, all) = crate::rans::parse_model(bytes, CONTEXTS, SYMBOLS)?;
+    /// The model `bytes` hold (of coder 5 with `mix`, else 3), checked: a sub-block size the
+    /// coders allow, a number of models they allow, every context's frequencies summing to
+    /// 4096.
+    pub fn from_bytes(bytes: &[u8], mix: bool) -> Result<DtmModel, String> {
+        let (sub, all) = if mix {
+            crate::rans::parse_mix_model(bytes, CONTEXTS, SYMBOLS)?
+        } else {
+            crate::rans::parse_model(bytes, CONTEXTS, SYMBOLS)?
+        };
         let freq = all
             .chunks_exact(SYMBOLS)
             .map(|x| x.try_into().expect("SYMBOLS frequencies"))
             .collect();
-        Ok(DtmModel::with(sub, freq))
+        Ok(DtmModel::with(sub, mix, freq))
     }
 
     /// Codes one distance block whose sub-blocks hold the entries `groups` (at most 65,535
@@ -142,9 +211,17 @@ impl DtmModel {
             out.extend_from_slice(&(before as u16).to_le_bytes());
         }
         out.extend_from_slice(&(total as u16).to_le_bytes());
+        let mut scratch = vec![
+            0u32;
+            if self.models() > 1 {
+                CONTEXTS * SYMBOLS
+            } else {
+                0
+            }
+        ];
         let streams = groups
             .iter()
-            .map(|g| self.encode_stream(g))
+            .map(|g| self.encode_stream(g, &mut scratch))
             .collect::<Result<Vec<_>, String>>()?;
         for s in &streams[..k - 1] {
             put_leb128(&mut out, s.len());
@@ -155,18 +232,29 @@ impl DtmModel {
         Ok(out)
     }
 
-    /// One sub-block's stream (empty for no entries).
-    fn encode_stream(&self, entries: &[u16]) -> Result<Vec<u8>, String> {
+    /// One sub-block's stream (empty for no entries; `scratch`: zeros, one for each context
+    /// and symbol, when there are several models).
+    fn encode_stream(&self, entries: &[u16], scratch: &mut [u32]) -> Result<Vec<u8>, String> {
         if entries.is_empty() {
             return Ok(Vec::new());
         }
+        // The model that codes the sub-block in the fewest bits.
+        let m = if self.models() > 1 {
+            mixture::best(&mixture::gather(pairs(entries), scratch), self.costs())
+        } else {
+            0
+        };
         let mut ctx = Vec::with_capacity(entries.len());
         let mut c = START;
         for &v in entries {
-            ctx.push(c);
+            ctx.push(m * CONTEXTS + c);
             c = next(v);
         }
-        let mut e = Encoder::default();
+        let mut e = if self.mix {
+            Encoder::zero()
+        } else {
+            Encoder::default()
+        };
         // rANS is last in, first out: code backwards, an escape's numbers before its symbol.
         for (&v, &c) in entries.iter().zip(&ctx).rev() {
             let s = (v as usize).min(ESCAPE);
@@ -181,7 +269,34 @@ impl DtmModel {
             }
             e.put(f, self.cum[c][s] as u32);
         }
+        if self.models() > 1 {
+            let f = TOTAL / self.models() as u32;
+            e.put(f, m as u32 * f);
+        }
         Ok(e.finish())
+    }
+
+    /// Bits of each (context, symbol) of each model.
+    fn costs(&self) -> &[Vec<f32>] {
+        self.cost.get_or_init(|| {
+            self.freq
+                .chunks(CONTEXTS)
+                .map(|m| m.iter().flatten().map(|&f| bits_of(f)).collect())
+                .collect()
+        })
+    }
+
+    /// Reads a stream's model number (none when there is one model): the offset of its
+    /// contexts.
+    fn model_base(&self, d: &mut Decoder) -> Result<usize, String> {
+        if self.models() == 1 {
+            return Ok(0);
+        }
+        let f = TOTAL / self.models() as u32;
+        let t = d.slot();
+        let m = t / f;
+        d.take(t, f, m * f)?;
+        Ok(m as usize * CONTEXTS)
     }
 
     /// The parts of a block of `k` sub-blocks: its head of counts (`k - 1` numbers, then the
@@ -276,10 +391,13 @@ impl DtmModel {
             Some(p) => p,
             place @ None => {
                 let (n, r) = self.locate(data, k, j)?;
+                let mut stream = Paused::start(data, r, self.mix)?;
+                let base = stream.run(data, |d| self.model_base(d))? as u16;
                 place.insert(DtmPlace {
-                    stream: Paused::start(data, r)?,
+                    stream,
                     n: n as u32,
                     ctx: START as u8,
+                    base,
                 })
             }
         };
@@ -288,10 +406,11 @@ impl DtmModel {
             return Err(format!("entry {} of {n} in sub-block {j}", to - 1));
         }
         let ents = &mut cur.ents;
+        let base = p.base as usize;
         p.ctx = p.stream.run(data, |d| {
             let mut c = p.ctx as usize;
             while ents.len() < to {
-                let v = entry(d, self, c)?;
+                let v = entry(d, self, base + c)?;
                 ents.push(v);
                 c = next(v);
             }
@@ -333,10 +452,11 @@ impl DtmModel {
             }
             return Ok(());
         }
-        let mut d = Decoder::new(stream)?;
+        let mut d = Decoder::with_start(stream, self.mix)?;
+        let base = self.model_base(&mut d)?;
         let mut c = START;
         for _ in 0..n {
-            let v = entry(&mut d, self, c)?;
+            let v = entry(&mut d, self, base + c)?;
             out.push(v);
             c = next(v);
         }
@@ -377,6 +497,8 @@ struct DtmPlace {
     stream: Paused,
     n: u32,
     ctx: u8,
+    /// The offset of its model's contexts.
+    base: u16,
 }
 
 /// A block's head counts and stream bounds.
@@ -394,7 +516,26 @@ impl Parts<'_> {
     }
 }
 
-/// Decodes the next entry of `d` in context `c` of model `m`.
+/// Each entry of a sub-block as `context * SYMBOLS + symbol`.
+fn pairs(entries: &[u16]) -> impl Iterator<Item = u32> + Clone + '_ {
+    let mut c = START;
+    entries.iter().map(move |&v| {
+        let b = c * SYMBOLS + (v as usize).min(ESCAPE);
+        c = next(v);
+        b as u32
+    })
+}
+
+/// Bits a symbol of frequency `f` costs (infinitely many for 0).
+fn bits_of(f: u16) -> f32 {
+    if f == 0 {
+        f32::INFINITY
+    } else {
+        (TOTAL as f32 / f as f32).log2()
+    }
+}
+
+/// Decodes the next entry of `d` in context `c` (of all models' contexts) of `m`.
 #[inline]
 fn entry(d: &mut Decoder, m: &DtmModel, c: usize) -> Result<u16, String> {
     let t = d.slot();
@@ -460,6 +601,58 @@ mod tests {
             .collect()
     }
 
+    /// A model of coder 3, or of coder 5 with `mix`, through its bytes.
+    fn fitted(gs: &[Vec<u16>], mix: bool) -> DtmModel {
+        let all = gs.iter().map(|g| &g[..]);
+        let m = if mix {
+            DtmModel::fit_mix(all, 512).unwrap()
+        } else {
+            DtmModel::fit(all, 512).unwrap()
+        };
+        let back = DtmModel::from_bytes(&m.to_bytes(), mix).unwrap();
+        assert_eq!(back, m);
+        back
+    }
+
+    #[test]
+    fn a_mixture_picks_several_models_and_codes_smaller() {
+        // Sub-blocks of short distances (0 to 3) and of long ones (20 to 35), each entry
+        // drawn alone, so the entry before tells the kinds apart only in part.
+        let mut x = 99u64;
+        let gs: Vec<Vec<u16>> = (0..3000)
+            .map(|j| {
+                (0..200)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        if j % 2 == 0 || x.is_multiple_of(8) {
+                            (x % 4) as u16
+                        } else {
+                            20 + (x >> 8) as u16 % 16
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let one = fitted(&gs, false);
+        let mix = fitted(&gs, true);
+        assert!(mix.models() >= 2, "{} models", mix.models());
+        let size = |m: &DtmModel| -> usize { gs.chunks(8).map(|c| coded(m, c).len()).sum() };
+        assert!(
+            size(&mix) * 100 < size(&one) * 97,
+            "{} against {}",
+            size(&mix),
+            size(&one)
+        );
+        let (mut head, mut out) = (Vec::new(), Vec::new());
+        for c in gs.chunks(8) {
+            mix.decode(&coded(&mix, c), c.len(), &mut head, &mut out)
+                .unwrap();
+            assert_eq!(out, c.concat());
+        }
+    }
+
     fn coded(m: &DtmModel, gs: &[Vec<u16>]) -> Vec<u8> {
         let refs: Vec<&[u16]> = gs.iter().map(|g| &g[..]).collect();
         m.encode(&refs).unwrap()
@@ -467,10 +660,17 @@ mod tests {
 
     #[test]
     fn blocks_decode_to_their_entries_whole_and_one_by_one() {
-        for (k, seed) in [(8, 1), (1, 2), (4, 3), (8, 4)] {
+        for (k, seed, mix) in [
+            (8, 1, false),
+            (1, 2, false),
+            (4, 3, false),
+            (8, 4, false),
+            (8, 1, true),
+            (1, 2, true),
+            (8, 4, true),
+        ] {
             let gs = groups(k, seed);
-            let m = DtmModel::fit(gs.iter().map(|g| &g[..]), 512).unwrap();
-            let m = DtmModel::from_bytes(&m.to_bytes()).unwrap();
+            let m = fitted(&gs, mix);
             let data = coded(&m, &gs);
             let (mut head, mut out) = (Vec::new(), Vec::new());
             m.decode(&data, k, &mut head, &mut out).unwrap();
@@ -498,12 +698,27 @@ mod tests {
 
     #[test]
     fn damaged_and_cut_blocks_are_errors() {
-        let gs = groups(8, 7);
-        let m = DtmModel::fit(gs.iter().map(|g| &g[..]), 512).unwrap();
+        for mix in [false, true] {
+            damaged(mix);
+        }
+    }
+
+    fn damaged(mix: bool) {
+        let mut gs = groups(8, 7);
+        if mix {
+            // No escapes: a mixture gives a sub-block of escaped entries alone a model where
+            // the escape costs nothing, and its stream is the entries' bits, unchecked.
+            gs.iter_mut().flatten().for_each(|v| *v %= 63);
+        }
+        let m = fitted(&gs, mix);
         let data = coded(&m, &gs);
         let (mut head, mut out) = (Vec::new(), Vec::new());
+        // The head's counts (16 bytes) are checked by the table against the win/draw/loss
+        // file's decided slots; a stream from the state 0 decodes extra entries from the
+        // state 0 without noticing, so the coder alone is tried on the bytes after the head.
+        let from = if mix { 16 } else { 0 };
         let mut caught = 0;
-        for i in 0..data.len() {
+        for i in from..data.len() {
             let mut bad = data.clone();
             bad[i] ^= 0x10;
             if m.decode(&bad, 8, &mut head, &mut out).is_err() {
@@ -512,14 +727,15 @@ mod tests {
         }
         // The final state catches nearly every flip; an escaped entry's 24 bits are coded
         // without redundancy (the file's block checksums catch those).
-        assert!(caught * 10 > data.len() * 8, "{caught} of {}", data.len());
+        let tried = data.len() - from;
+        assert!(caught * 10 > tried * 8, "{caught} of {tried}");
         for cut in 0..data.len() {
             assert!(m.decode(&data[..cut], 8, &mut head, &mut out).is_err());
         }
         let mut bytes = m.to_bytes();
         bytes[100] ^= 1;
-        assert!(DtmModel::from_bytes(&bytes).is_err());
-        assert!(DtmModel::from_bytes(&bytes[2..]).is_err());
+        assert!(DtmModel::from_bytes(&bytes, mix).is_err());
+        assert!(DtmModel::from_bytes(&bytes[2..], mix).is_err());
     }
 
     #[test]

@@ -34,6 +34,7 @@ pub mod format;
 pub mod location;
 pub mod lock;
 pub mod mapped;
+pub mod mixture;
 pub mod oaq_compact;
 pub mod oaq_header;
 pub mod oaq_table;

@@ -1,6 +1,13 @@
 //! What the two rANS block coders ([`crate::wdl_rans`], [`crate::dtm_rans`]) share: byte-wise
 //! rANS with 12-bit frequencies and a 3-byte state, LEB128 stream lengths, and a block file's
 //! body of model, index and coded blocks.
+//!
+//! A stream starts from the state [`LOW`] (block coders 2 and 3) or from 0 (coders 4 and 5,
+//! "zero start"). From 0 the encoder writes no byte until its state first reaches the range a
+//! byte can be shifted out of, and once it has, the state stays at or above [`LOW`]: so a
+//! decoder reads while its state is below [`LOW`] and bytes are left, and ends with every byte
+//! read in the state 0. The 15 bits the state [`LOW`] carries through a stream for nothing
+//! are saved: about 1.9 bytes a stream.
 
 use std::ops::Range;
 
@@ -31,6 +38,14 @@ impl Default for Encoder {
 }
 
 impl Encoder {
+    /// A fresh stream starting from the state 0 (the zero start of coders 4 and 5).
+    pub fn zero() -> Encoder {
+        Encoder {
+            x: 0,
+            out: Vec::new(),
+        }
+    }
+
     /// Codes a symbol of frequency `f` (above 0) starting at `cum`, renormalising first.
     #[inline]
     pub fn put(&mut self, f: u32, cum: u32) {
@@ -60,18 +75,21 @@ pub struct Paused {
     end: u32,
     x: u32,
     at: u32,
+    zero: bool,
 }
 
 impl Paused {
     /// The stream at `range` of a block's bytes `data`, paused before its first symbol
-    /// (its starting state checked).
-    pub fn start(data: &[u8], range: Range<usize>) -> Result<Paused, String> {
-        let d = Decoder::new(data.get(range.clone()).ok_or("a stream beyond its block")?)?;
+    /// (its starting state checked); `zero`: coded from the state 0.
+    pub fn start(data: &[u8], range: Range<usize>, zero: bool) -> Result<Paused, String> {
+        let bytes = data.get(range.clone()).ok_or("a stream beyond its block")?;
+        let d = Decoder::with_start(bytes, zero)?;
         Ok(Paused {
             start: range.start as u32,
             end: range.end as u32,
             x: d.x,
             at: d.at as u32,
+            zero,
         })
     }
 
@@ -89,6 +107,7 @@ impl Paused {
             x: self.x,
             bytes,
             at: self.at as usize,
+            zero: self.zero,
         };
         let r = f(&mut d)?;
         (self.x, self.at) = (d.x, d.at as u32);
@@ -101,23 +120,35 @@ pub struct Decoder<'a> {
     x: u32,
     bytes: &'a [u8],
     at: usize,
+    /// Coded from the state 0: the bytes may run out while the state is below `LOW`.
+    zero: bool,
 }
 
 impl<'a> Decoder<'a> {
-    /// Starts decoding `bytes`, checking the state it starts from.
+    /// Starts decoding `bytes` (coded from the state `LOW`), checking the state it starts
+    /// from.
     pub fn new(bytes: &'a [u8]) -> Result<Decoder<'a>, String> {
+        Decoder::with_start(bytes, false)
+    }
+
+    /// Starts decoding `bytes`, coded from the state 0 (`zero`) or `LOW`, checking the state
+    /// it starts from.
+    pub fn with_start(bytes: &'a [u8], zero: bool) -> Result<Decoder<'a>, String> {
         let head = bytes
             .get(..STATE_BYTES)
             .ok_or("a stream shorter than its state")?;
         let x = head.iter().fold(0u32, |x, &b| (x << 8) | b as u32);
-        // Every state the encoder leaves lies in LOW .. LOW << 8; others would overflow.
-        if !(LOW..LOW << 8).contains(&x) {
+        // Every state the encoder leaves lies below LOW << 8 (from LOW on, at least LOW);
+        // others would overflow.
+        let lo = if zero { 0 } else { LOW };
+        if !(lo..LOW << 8).contains(&x) {
             return Err("a stream's state out of range".into());
         }
         Ok(Decoder {
             x,
             bytes,
             at: STATE_BYTES,
+            zero,
         })
     }
 
@@ -133,7 +164,13 @@ impl<'a> Decoder<'a> {
     pub fn take(&mut self, slot: u32, f: u32, cum: u32) -> Result<(), String> {
         self.x = f * (self.x >> PREC) + slot - cum;
         while self.x < LOW {
-            let b = *self.bytes.get(self.at).ok_or("a stream cut short")?;
+            let Some(&b) = self.bytes.get(self.at) else {
+                if self.zero {
+                    // The stream's first symbols, coded before any byte was written.
+                    break;
+                }
+                return Err("a stream cut short".into());
+            };
             self.x = (self.x << 8) | b as u32;
             self.at += 1;
         }
@@ -142,7 +179,7 @@ impl<'a> Decoder<'a> {
 
     /// Whether every byte was read and the state is the one coding started from.
     pub fn finished(&self) -> bool {
-        self.at == self.bytes.len() && self.x == LOW
+        self.at == self.bytes.len() && self.x == if self.zero { 0 } else { LOW }
     }
 }
 
@@ -202,6 +239,42 @@ pub fn parse_model(
         }
     }
     Ok((sub, freq))
+}
+
+/// A mixture's bytes (coders 4 and 5): the sub-block size `sub`, the number of models
+/// `models`, then every frequency of each model in turn as a u16.
+pub fn mix_model_bytes<'a>(
+    sub: u32,
+    models: usize,
+    freqs: impl IntoIterator<Item = &'a u16>,
+) -> Vec<u8> {
+    let mut out = sub.to_le_bytes().to_vec();
+    out.extend_from_slice(&(models as u32).to_le_bytes());
+    for x in freqs {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    out
+}
+
+/// The sub-block size and the frequencies of a mixture of models of `contexts` contexts of
+/// `symbols` symbols (coders 4 and 5) from its bytes, checked as [`parse_model`] checks one
+/// model, and a number of models that is a power of two up to 64.
+pub fn parse_mix_model(
+    bytes: &[u8],
+    contexts: usize,
+    symbols: usize,
+) -> Result<(u32, Vec<u16>), String> {
+    let k = bytes
+        .get(4..8)
+        .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize)
+        .ok_or("a model shorter than its head")?;
+    if !k.is_power_of_two() || k > crate::mixture::MAX_MODELS {
+        return Err(format!("{k} models"));
+    }
+    let mut one = bytes[..4].to_vec();
+    one.extend_from_slice(&bytes[8..]);
+    // The models as one of k times the contexts.
+    parse_model(&one, contexts * k, symbols)
 }
 
 /// Appends `v` as LEB128 (7 bits a byte, low first, the high bit set on all but the last).

@@ -22,8 +22,15 @@
 //!   slot of it holds symbol `s`). A stream is the coder's final state (3 bytes, most
 //!   significant first, so its first byte is below 128) and the bytes its renormalisations
 //!   read, in order.
+//!
+//! Block coder 4 ([`crate::block_file::CODER_RANS_MIX`]) is the same with a mixture of models
+//! ([`crate::mixture`]) and streams coded from the state 0 ([`crate::rans`]): the model bytes
+//! are the sub-block size, the number of models `K` (a power of two up to 64) as a `u32`, then `K`
+//! models' frequencies as above; a stream's first symbol, when `K > 1`, is its model's number
+//! `i`, coded with frequency `4096 / K` from `i * 4096 / K`.
 
-use crate::rans::{get_leb128, put_leb128, Decoder, Encoder, Paused};
+use crate::mixture;
+use crate::rans::{get_leb128, put_leb128, Decoder, Encoder, Paused, TOTAL};
 
 /// Contexts: the 4 symbols before, 2 bits each.
 const CONTEXTS: usize = 256;
@@ -40,47 +47,85 @@ fn next(c: usize, sym: u8) -> usize {
     ((c << 2) | sym as usize) & 0xff
 }
 
-/// A static model: per context, each symbol's frequency and the sum of those before it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One model's frequencies per context.
+type Freqs = [[u16; 3]; CONTEXTS];
+
+/// A static model: per context, each symbol's frequency and the sum of those before it; under
+/// coder 4, several such models, one for each kind of sub-block.
+#[derive(Clone, Debug, PartialEq)]
 pub struct WdlModel {
     sub: u32,
-    freq: [[u16; 3]; CONTEXTS],
-    cum: [[u16; 3]; CONTEXTS],
+    /// Coder 4: the model numbers and the zero start.
+    mix: bool,
+    freq: Vec<Freqs>,
+    cum: Vec<Freqs>,
+    /// Bits of each (context, symbol) under each model (infinite for a frequency of 0): what
+    /// the encoder picks a sub-block's model by.
+    /// (Computed when first needed: readers never need it.)
+    cost: std::sync::OnceLock<Vec<Vec<f32>>>,
 }
 
 impl WdlModel {
-    /// The model of `symbols` (each 0, 1 or 2) cut into blocks of `block` slots and those
-    /// into sub-blocks of `sub` (a power of two from 64 to 16384 dividing `block`), as they
-    /// will be coded. A symbol that occurs in a context gets a frequency of at least 1.
+    /// The model (coder 2) of `symbols` (each 0, 1 or 2) cut into blocks of `block` slots
+    /// and those into sub-blocks of `sub` (a power of two from 64 to 16384 dividing `block`),
+    /// as they will be coded. A symbol that occurs in a context gets a frequency of at least 1.
     pub fn fit(symbols: &[u8], block: usize, sub: usize) -> Result<WdlModel, String> {
-        check_sub(sub as u64)?;
-        if block == 0 || !block.is_multiple_of(sub) {
-            return Err(format!("a block of {block} slots is no multiple of {sub}"));
-        }
+        check_layout(symbols, block, sub)?;
         let mut counts = vec![[0u64; 3]; CONTEXTS];
         for part in symbols.chunks(sub) {
-            let mut c = START;
-            for &s in part {
-                if s > 2 {
-                    return Err(format!("symbol {s}"));
-                }
-                counts[c][s as usize] += 1;
-                c = next(c, s);
+            for (b, _) in pairs(part) {
+                counts[b / 3][b % 3] += 1;
             }
         }
-        let mut freq = [[0u16; 3]; CONTEXTS];
-        for (f, n) in freq.iter_mut().zip(&counts) {
-            *f = crate::rans::quantize(n);
-        }
-        Ok(WdlModel::with(sub as u32, freq))
+        Ok(WdlModel::with(sub as u32, false, vec![quantized(&counts)]))
     }
 
-    fn with(sub: u32, freq: [[u16; 3]; CONTEXTS]) -> WdlModel {
-        let mut cum = [[0u16; 3]; CONTEXTS];
-        for (c, f) in cum.iter_mut().zip(&freq) {
-            *c = [0, f[0], f[0] + f[1]];
+    /// The models (coder 4) of `symbols` as [`WdlModel::fit`] cuts them: the sub-blocks that
+    /// need a stream sorted into kinds ([`mixture::cluster`]), a model fitted to each kind.
+    pub fn fit_mix(symbols: &[u8], block: usize, sub: usize) -> Result<WdlModel, String> {
+        check_layout(symbols, block, sub)?;
+        let coded = || symbols.chunks(sub).filter(|p| p.iter().any(|&x| x != p[0]));
+        let n = coded().count();
+        let mut scratch = vec![0u32; CONTEXTS * 3];
+        let mut gather = |p: &[u8]| mixture::gather(pairs(p).map(|(b, _)| b as u32), &mut scratch);
+        let sample: Vec<_> = coded()
+            .step_by(mixture::sample_step(n))
+            .map(&mut gather)
+            .collect();
+        let kinds = mixture::cluster(&sample, CONTEXTS * 3, 3, CONTEXTS * 6, n);
+        let mut counts = vec![vec![[0u64; 3]; CONTEXTS]; kinds.len()];
+        for p in coded() {
+            let g = gather(p);
+            let m = mixture::best(&g, &kinds);
+            for (b, k) in g {
+                counts[m][b as usize / 3][b as usize % 3] += k as u64;
+            }
         }
-        WdlModel { sub, freq, cum }
+        Ok(WdlModel::with(
+            sub as u32,
+            true,
+            counts.iter().map(|c| quantized(c)).collect(),
+        ))
+    }
+
+    fn with(sub: u32, mix: bool, freq: Vec<Freqs>) -> WdlModel {
+        let cum = freq
+            .iter()
+            .map(|m| {
+                let mut cum = [[0u16; 3]; CONTEXTS];
+                for (c, f) in cum.iter_mut().zip(m) {
+                    *c = [0, f[0], f[0] + f[1]];
+                }
+                cum
+            })
+            .collect();
+        WdlModel {
+            sub,
+            mix,
+            freq,
+            cum,
+            cost: std::sync::OnceLock::new(),
+        }
     }
 
     /// Slots of a sub-block.
@@ -88,20 +133,45 @@ impl WdlModel {
         self.sub as usize
     }
 
-    /// The model's bytes (see the module's documentation).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        crate::rans::model_bytes(self.sub, self.freq.iter().flatten())
+    /// Whether this is a model of coder 4 (a mixture, streams from the state 0).
+    pub fn is_mix(&self) -> bool {
+        self.mix
     }
 
-    /// The model `bytes` hold, checked: a sub-block size it allows, every context's
-    /// frequencies summing to 4096.
-    pub fn from_bytes(bytes: &[u8]) -> Result<WdlModel, String> {
-        let (sub, all) = crate::rans::parse_model(bytes, CONTEXTS, 3)?;
-        let mut freq = [[0u16; 3]; CONTEXTS];
-        for (f, x) in freq.iter_mut().zip(all.chunks_exact(3)) {
-            f.copy_from_slice(x);
+    /// The number of models (1 under coder 2).
+    pub fn models(&self) -> usize {
+        self.freq.len()
+    }
+
+    /// The model's bytes (see the module's documentation).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let freqs = self.freq.iter().flatten().flatten();
+        if self.mix {
+            crate::rans::mix_model_bytes(self.sub, self.freq.len(), freqs)
+        } else {
+            crate::rans::model_bytes(self.sub, freqs)
         }
-        Ok(WdlModel::with(sub, freq))
+    }
+
+    /// The model `bytes` hold (of coder 4 with `mix`, else 2), checked: a sub-block size it
+    /// allows, a number of models it allows, every context's frequencies summing to 4096.
+    pub fn from_bytes(bytes: &[u8], mix: bool) -> Result<WdlModel, String> {
+        let (sub, all) = if mix {
+            crate::rans::parse_mix_model(bytes, CONTEXTS, 3)?
+        } else {
+            crate::rans::parse_model(bytes, CONTEXTS, 3)?
+        };
+        let freq = all
+            .chunks_exact(CONTEXTS * 3)
+            .map(|m| {
+                let mut f = [[0u16; 3]; CONTEXTS];
+                for (f, x) in f.iter_mut().zip(m.chunks_exact(3)) {
+                    f.copy_from_slice(x);
+                }
+                f
+            })
+            .collect();
+        Ok(WdlModel::with(sub, mix, freq))
     }
 
     /// Codes one block's symbols (each 0, 1 or 2; at most 16384 sub-blocks' worth). Errors
@@ -120,6 +190,7 @@ impl WdlModel {
         }
         let mut out = vec![3u8];
         let mut streams = Vec::new();
+        let mut scratch = vec![0u32; if self.models() > 1 { CONTEXTS * 3 } else { 0 }];
         let parts: Vec<&[u8]> = symbols.chunks(self.sub_slots()).collect();
         for (j, part) in parts.iter().enumerate() {
             let constant = part.iter().all(|&x| x == part[0]);
@@ -127,7 +198,7 @@ impl WdlModel {
                 // Only the last sub-block's is written: a byte no stream starts with.
                 vec![0x80 | part[0]]
             } else {
-                self.encode_stream(part)?
+                self.encode_stream(part, &mut scratch)?
             };
             if j + 1 < parts.len() {
                 // A constant sub-block's entry is its symbol (a stream is longer than 2).
@@ -150,8 +221,9 @@ impl WdlModel {
         Ok(out)
     }
 
-    /// One sub-block's stream.
-    fn encode_stream(&self, part: &[u8]) -> Result<Vec<u8>, String> {
+    /// One sub-block's stream (`scratch`: zeros, one for each context and symbol, when there
+    /// are several models).
+    fn encode_stream(&self, part: &[u8], scratch: &mut [u32]) -> Result<Vec<u8>, String> {
         // The contexts forward, then the symbols coded backward (rANS is last in, first out).
         let mut ctx = Vec::with_capacity(part.len());
         let mut c = START;
@@ -162,15 +234,64 @@ impl WdlModel {
             ctx.push(c);
             c = next(c, s);
         }
-        let mut e = Encoder::default();
+        // The model that codes the sub-block in the fewest bits.
+        let m = if self.models() > 1 {
+            let g = mixture::gather(pairs(part).map(|(b, _)| b as u32), scratch);
+            mixture::best(&g, self.costs())
+        } else {
+            0
+        };
+        let mut e = if self.mix {
+            Encoder::zero()
+        } else {
+            Encoder::default()
+        };
         for (&s, &c) in part.iter().zip(&ctx).rev() {
-            let f = self.freq[c][s as usize] as u32;
+            let f = self.freq[m][c][s as usize] as u32;
             if f == 0 {
                 return Err(format!("symbol {s} has no frequency in context {c}"));
             }
-            e.put(f, self.cum[c][s as usize] as u32);
+            e.put(f, self.cum[m][c][s as usize] as u32);
+        }
+        if self.models() > 1 {
+            let f = TOTAL / self.models() as u32;
+            e.put(f, m as u32 * f);
         }
         Ok(e.finish())
+    }
+
+    /// Starts decoding the stream at `range` of `data`: the decoder, past the model number,
+    /// and the model's.
+    fn open<'a>(
+        &self,
+        data: &'a [u8],
+        range: std::ops::Range<usize>,
+    ) -> Result<(Decoder<'a>, usize), String> {
+        let mut d = Decoder::with_start(&data[range], self.mix)?;
+        let m = self.model_number(&mut d)?;
+        Ok((d, m))
+    }
+
+    /// Bits of each (context, symbol) under each model.
+    fn costs(&self) -> &[Vec<f32>] {
+        self.cost.get_or_init(|| {
+            self.freq
+                .iter()
+                .map(|m| m.iter().flatten().map(|&f| bits_of(f)).collect())
+                .collect()
+        })
+    }
+
+    /// Reads a stream's model number (none when there is one model).
+    fn model_number(&self, d: &mut Decoder) -> Result<usize, String> {
+        if self.models() == 1 {
+            return Ok(0);
+        }
+        let f = TOTAL / self.models() as u32;
+        let t = d.slot();
+        let m = t / f;
+        d.take(t, f, m * f)?;
+        Ok(m as usize)
     }
 
     /// What sub-block `j` of a block of `n` slots holds: a symbol throughout, or a stream (its
@@ -224,10 +345,10 @@ impl WdlModel {
         match self.sub_block(data, n, j)? {
             Sub::Constant(s) => (0..to).for_each(|i| f(i, s)),
             Sub::Stream(range) => {
-                let mut d = Decoder::new(&data[range])?;
+                let (mut d, m) = self.open(data, range)?;
                 let mut c = START;
                 for i in 0..to {
-                    let s = symbol(&mut d, self, c)?;
+                    let s = symbol(&mut d, self, m, c)?;
                     f(i, s);
                     c = next(c, s);
                 }
@@ -275,19 +396,25 @@ impl WdlModel {
         if let Place::Fresh = cur.place {
             cur.place = match self.sub_block(data, n, j)? {
                 Sub::Constant(s) => Place::Constant(s),
-                Sub::Stream(r) => Place::Stream {
-                    stream: Paused::start(data, r)?,
-                    ctx: START as u8,
-                },
+                Sub::Stream(r) => {
+                    let mut stream = Paused::start(data, r, self.mix)?;
+                    let model = stream.run(data, |d| self.model_number(d))? as u8;
+                    Place::Stream {
+                        stream,
+                        ctx: START as u8,
+                        model,
+                    }
+                }
             };
         }
         match &mut cur.place {
-            Place::Stream { stream, ctx } => {
+            Place::Stream { stream, ctx, model } => {
                 let syms = &mut cur.syms;
+                let m = *model as usize;
                 *ctx = stream.run(data, |d| {
                     let mut c = *ctx as usize;
                     while syms.len() < to {
-                        let s = symbol(d, self, c)?;
+                        let s = symbol(d, self, m, c)?;
                         syms.push(s);
                         c = next(c, s);
                     }
@@ -335,15 +462,15 @@ enum Place {
     Fresh,
     /// Every slot holds this symbol.
     Constant(u8),
-    /// The stream, paused in context `ctx`.
-    Stream { stream: Paused, ctx: u8 },
+    /// The stream, paused in context `ctx`, and its model's number.
+    Stream { stream: Paused, ctx: u8, model: u8 },
 }
 
-/// Decodes the next symbol of `d` in context `c` of model `m`.
+/// Decodes the next symbol of `d` in context `c` of model `k` of `m`.
 #[inline]
-fn symbol(d: &mut Decoder, m: &WdlModel, c: usize) -> Result<u8, String> {
+fn symbol(d: &mut Decoder, m: &WdlModel, k: usize, c: usize) -> Result<u8, String> {
     let slot = d.slot();
-    let cum = &m.cum[c];
+    let cum = &m.cum[k][c];
     let s = if slot >= cum[2] as u32 {
         2
     } else if slot >= cum[1] as u32 {
@@ -353,8 +480,48 @@ fn symbol(d: &mut Decoder, m: &WdlModel, c: usize) -> Result<u8, String> {
     };
     // A slot at or above a symbol's start, below its end (the frequencies sum to TOTAL):
     // its frequency is above 0.
-    d.take(slot, m.freq[c][s] as u32, cum[s] as u32)?;
+    d.take(slot, m.freq[k][c][s] as u32, cum[s] as u32)?;
     Ok(s as u8)
+}
+
+/// Each symbol of a sub-block with its context: `(context * 3 + symbol, symbol)`.
+fn pairs(part: &[u8]) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let mut c = START;
+    part.iter().map(move |&s| {
+        let b = c * 3 + s.min(2) as usize;
+        c = next(c, s.min(2));
+        (b, s)
+    })
+}
+
+/// Frequencies for the counts of each context.
+fn quantized(counts: &[[u64; 3]]) -> Freqs {
+    let mut f = [[0u16; 3]; CONTEXTS];
+    for (f, n) in f.iter_mut().zip(counts) {
+        *f = crate::rans::quantize(n);
+    }
+    f
+}
+
+/// Bits a symbol of frequency `f` costs (infinitely many for 0).
+fn bits_of(f: u16) -> f32 {
+    if f == 0 {
+        f32::INFINITY
+    } else {
+        (TOTAL as f32 / f as f32).log2()
+    }
+}
+
+/// Checks a file's layout and symbols for fitting.
+fn check_layout(symbols: &[u8], block: usize, sub: usize) -> Result<(), String> {
+    check_sub(sub as u64)?;
+    if block == 0 || !block.is_multiple_of(sub) {
+        return Err(format!("a block of {block} slots is no multiple of {sub}"));
+    }
+    match symbols.iter().find(|&&s| s > 2) {
+        Some(s) => Err(format!("symbol {s}")),
+        None => Ok(()),
+    }
 }
 
 pub(crate) fn check_sub(sub: u64) -> Result<(), String> {
@@ -388,16 +555,76 @@ mod tests {
             .collect()
     }
 
+    /// A model of coder 2, or of coder 4 with `mix`, through its bytes.
+    fn fitted(syms: &[u8], block: usize, sub: usize, mix: bool) -> WdlModel {
+        let m = if mix {
+            WdlModel::fit_mix(syms, block, sub).unwrap()
+        } else {
+            WdlModel::fit(syms, block, sub).unwrap()
+        };
+        let back = WdlModel::from_bytes(&m.to_bytes(), mix).unwrap();
+        assert_eq!(back, m);
+        back
+    }
+
+    /// Symbols of two kinds of sub-blocks, which the symbols before tell apart badly: draws
+    /// and wins alike, and draws with a win in 32.
+    fn two_kinds(n: usize, sub: usize) -> Vec<u8> {
+        let mut x = 12345u64;
+        (0..n)
+            .map(|i| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                match ((i / sub).is_multiple_of(3), x % 32) {
+                    (true, y) => 2 * (y % 2) as u8,
+                    (false, 0) => 2,
+                    (false, _) => 0,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_mixture_picks_several_models_and_codes_smaller() {
+        let syms = two_kinds(1 << 18, 512);
+        let one = fitted(&syms, 4096, 512, false);
+        let mix = fitted(&syms, 4096, 512, true);
+        assert!(mix.models() >= 2, "{} models", mix.models());
+        let size =
+            |m: &WdlModel| -> usize { syms.chunks(4096).map(|p| m.encode(p).unwrap().len()).sum() };
+        assert!(
+            size(&mix) * 10 < size(&one) * 9,
+            "{} against {}",
+            size(&mix),
+            size(&one)
+        );
+        // Too many models or too few in the bytes are refused.
+        let mut bytes = mix.to_bytes();
+        bytes[4..8].copy_from_slice(&3u32.to_le_bytes());
+        assert!(WdlModel::from_bytes(&bytes, true).is_err());
+        bytes[4..8].copy_from_slice(&32u32.to_le_bytes());
+        assert!(WdlModel::from_bytes(&bytes, true).is_err());
+    }
+
     #[test]
     fn blocks_decode_to_their_symbols_whole_and_by_range() {
-        for (n, block, sub, quiet) in [
-            (10_000, 4096, 1024, false),
-            (5000, 1024, 64, false),
-            (300, 16384, 16384, false),
-            (20_000, 4096, 1024, true),
-            (5000, 1024, 64, true),
+        for (n, block, sub, quiet, mix) in [
+            (10_000, 4096, 1024, false, true),
+            (1 << 16, 4096, 512, false, true),
+            (20_000, 4096, 1024, true, true),
+            (5000, 1024, 64, true, true),
+            (10_000, 4096, 1024, false, false),
+            (5000, 1024, 64, false, false),
+            (300, 16384, 16384, false, false),
+            (20_000, 4096, 1024, true, false),
+            (5000, 1024, 64, true, false),
         ] {
-            let mut syms = symbols(n, n as u64);
+            let mut syms = if n == 1 << 16 {
+                two_kinds(n, sub)
+            } else {
+                symbols(n, n as u64)
+            };
             if quiet {
                 // Constant sub-blocks, in the middle of blocks and at their ends.
                 for (i, x) in syms.iter_mut().enumerate() {
@@ -406,8 +633,8 @@ mod tests {
                     }
                 }
             }
-            let m = WdlModel::fit(&syms, block, sub).unwrap();
-            let m = WdlModel::from_bytes(&m.to_bytes()).unwrap();
+            let m = fitted(&syms, block, sub, mix);
+            assert!(mix || m.models() == 1);
             let mut out = Vec::new();
             for part in syms.chunks(block) {
                 let data = m.encode(part).unwrap();
@@ -452,8 +679,14 @@ mod tests {
 
     #[test]
     fn damaged_blocks_and_models_are_errors() {
+        for mix in [false, true] {
+            damaged(mix);
+        }
+    }
+
+    fn damaged(mix: bool) {
         let syms = symbols(4096, 5);
-        let m = WdlModel::fit(&syms, 4096, 1024).unwrap();
+        let m = fitted(&syms, 4096, 1024, mix);
         let data = m.encode(&syms).unwrap();
         let mut out = Vec::new();
         let mut caught = 0;
@@ -481,11 +714,11 @@ mod tests {
         }
         let mut bytes = m.to_bytes();
         bytes[10] ^= 1;
-        assert!(WdlModel::from_bytes(&bytes).is_err());
-        assert!(WdlModel::from_bytes(&bytes[1..]).is_err());
+        assert!(WdlModel::from_bytes(&bytes, mix).is_err());
+        assert!(WdlModel::from_bytes(&bytes[1..], mix).is_err());
         let mut bytes = m.to_bytes();
         bytes[..4].copy_from_slice(&100u32.to_le_bytes());
-        assert!(WdlModel::from_bytes(&bytes).is_err());
+        assert!(WdlModel::from_bytes(&bytes, mix).is_err());
     }
 
     #[test]

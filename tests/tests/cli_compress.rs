@@ -5,7 +5,9 @@
 //! side to move has less material) give every slot's raw value by a one-ply search, and a solve
 //! reads them through working copies.
 
-use retro_tables::block_file::{CODER_DTM_RANS, CODER_RANS, CODER_ZSTD};
+use retro_tables::block_file::{
+    CODER_DTM_RANS, CODER_DTM_RANS_MIX, CODER_RANS, CODER_RANS_MIX, CODER_ZSTD,
+};
 use retro_tables::compressed_table::CompressedTable;
 use retro_tables::value::{Value, Wdl};
 use retro_tests::{
@@ -398,13 +400,18 @@ fn compressed_tables_decode_to_the_raw_values_and_answer_alike() {
 #[test]
 fn damaged_compressed_tables_are_errors_never_values() {
     // Both win/draw/loss coders: rANS (what is written, with rANS distances or, as written
-    // before, zstd ones) and zstd (tables of before).
-    for (coder, distances) in [("rans", "rans"), ("rans", "zstd"), ("zstd", "zstd")] {
-        damaged_tables_of(coder, distances);
+    // before, zstd ones; the first rANS coders too) and zstd (tables of before).
+    for (coder, distances, single) in [
+        ("rans", "rans", false),
+        ("rans", "rans", true),
+        ("rans", "zstd", false),
+        ("zstd", "zstd", false),
+    ] {
+        damaged_tables_of(coder, distances, single);
     }
 }
 
-fn damaged_tables_of(coder: &str, distances: &str) {
+fn damaged_tables_of(coder: &str, distances: &str, single: bool) {
     let dir = solved_mill_with(&["--sector", "3,3,0,0"]);
     let d = dir.path().to_str().unwrap();
     let raw = raw_codes(dir.path());
@@ -422,6 +429,7 @@ fn damaged_tables_of(coder: &str, distances: &str) {
         "--distance-coder",
         distances,
     ];
+    let args = [&args[..], if single { &["--single-model"] } else { &[] }].concat();
     assert!(retro(&args, None).status.success());
     let (wdl, dtm) = (stem.with_extension("rtbw"), stem.with_extension("rtbd"));
     let t = open_compressed(&wdl, Some(&dtm)).unwrap();
@@ -433,11 +441,13 @@ fn damaged_tables_of(coder: &str, distances: &str) {
     assert_eq!(compare(&t, codes, true), positions as u64);
     drop(t);
     let good = [std::fs::read(&wdl).unwrap(), std::fs::read(&dtm).unwrap()];
-    // The block coders in the headers (byte 76): rANS 2 and 3, zstd 1.
+    // The block coders in the headers (byte 76): rANS 4 and 5 (2 and 3 with one model),
+    // zstd 1.
     let coders = [good[0][76], good[1][76]];
-    match (coder, distances) {
-        ("rans", "rans") => assert_eq!(coders, [2, 3]),
-        ("rans", _) => assert_eq!(coders, [2, 1]),
+    match (coder, distances, single) {
+        ("rans", "rans", false) => assert_eq!(coders, [4, 5]),
+        ("rans", "rans", true) => assert_eq!(coders, [2, 3]),
+        ("rans", _, _) => assert_eq!(coders, [4, 1]),
         _ => assert_eq!(coders, [1, 1]),
     }
     let probes: Vec<u64> = (0..codes.len() as u64).step_by(997).collect();
@@ -754,8 +764,13 @@ fn verify_upgrade_writes_index_order_tables_in_the_reflected_order() {
             let t = open(w);
             let stem = w.with_extension("");
             assert!(t.order().is_some(), "{} not reordered", w.display());
-            assert_eq!(t.wdl_coder(), CODER_RANS, "{}", w.display());
-            assert_eq!(t.distance_coder(), Some(CODER_DTM_RANS), "{}", w.display());
+            assert_eq!(t.wdl_coder(), CODER_RANS_MIX, "{}", w.display());
+            assert_eq!(
+                t.distance_coder(),
+                Some(CODER_DTM_RANS_MIX),
+                "{}",
+                w.display()
+            );
             compare(&t, &raw[&stem], true);
         }
     };
@@ -781,6 +796,70 @@ fn verify_upgrade_writes_index_order_tables_in_the_reflected_order() {
     assert!(o.status.success(), "{}", stdout(&o));
     assert!(stdout(&o).contains(" 0 rewritten"), "{}", stdout(&o));
     assert_eq!(analyse_all(d), before);
+}
+
+/// Tables of the first rANS coders (2 and 3, one model a table, as written before December 5,
+/// 2026) are coded again by `verify --upgrade` with coders 4 and 5 without a raw working copy:
+/// every slot decodes to the raw value after, the files are smaller, the answers the same, and
+/// a second upgrade has nothing to do.
+#[test]
+fn verify_upgrade_codes_the_first_rans_tables_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    solve_six_mens_morris_and_dara_3v4(d);
+    let raw = raw_codes(dir.path());
+    let o = retro(&["compress", "--dir", d, "--single-model", "-q"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stored: Vec<PathBuf> = sector_files(dir.path(), "rtbw");
+    let open = |wdl: &Path| {
+        let dtm = wdl.with_extension("rtbd");
+        open_compressed(wdl, dtm.exists().then_some(&dtm)).unwrap()
+    };
+    assert!(stored.iter().all(|w| open(w).wdl_coder() == CODER_RANS));
+    assert!(stored
+        .iter()
+        .all(|w| open(w).distance_coder().is_none_or(|c| c == CODER_DTM_RANS)));
+    let before = analyse_all(d);
+    let total = || -> u64 {
+        ["rtbw", "rtbd"]
+            .iter()
+            .flat_map(|e| sector_files(dir.path(), e))
+            .map(|p| std::fs::metadata(p).unwrap().len())
+            .sum()
+    };
+    let bytes_before = total();
+    let o = retro(&["verify", "--dir", d, "--upgrade"], None);
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains(&format!(" {} rewritten", stored.len())),
+        "{}",
+        stdout(&o)
+    );
+    for w in &stored {
+        let t = open(w);
+        assert_eq!(t.wdl_coder(), CODER_RANS_MIX, "{}", w.display());
+        if let Some(c) = t.distance_coder() {
+            assert_eq!(c, CODER_DTM_RANS_MIX, "{}", w.display());
+        }
+        compare(&t, &raw[&w.with_extension("")], t.has_distances());
+    }
+    let left: Vec<PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.is_dir())
+        .flat_map(|p| std::fs::read_dir(p).unwrap())
+        .map(|f| f.unwrap().path())
+        .filter(|p| {
+            p.to_string_lossy().ends_with(".upgrade") || p.extension().is_some_and(|e| e == "rtb")
+        })
+        .collect();
+    assert!(left.is_empty(), "files left beside: {left:?}");
+    assert!(total() < bytes_before, "{} >= {bytes_before}", total());
+    assert_eq!(analyse_all(d), before);
+    let o = retro(&["verify", "--dir", d, "--upgrade"], None);
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(stdout(&o).contains(" 0 rewritten"), "{}", stdout(&o));
+    assert!(retro(&["verify", "--dir", d], None).status.success());
 }
 
 /// Under rules where a side moves twice in a row (Black places last and moves first under

@@ -1,0 +1,164 @@
+//! Mixtures of static models for the rANS coders' second versions ([`crate::wdl_rans`] and
+//! [`crate::dtm_rans`] under block coders 4 and 5): a file's sub-blocks are sorted into up to
+//! [`MAX_MODELS`] kinds, each coded with a model fitted to its kind, and each stream names its
+//! model. Measured on nine-mens-morris tables in `databases/README.md` ("Mixtures of models").
+//!
+//! The kinds are found by k-means over a sample of sub-blocks: each sub-block goes to the model
+//! that codes it in the fewest bits, each model is refitted to its sub-blocks, six times over;
+//! the number of models (a power of two up to 64) is the one that makes the file smallest, models
+//! and model numbers counted. Nothing here needs to be exact for a reader: the chosen models
+//! are written in the file, and each stream says which one codes it.
+
+/// The most models a file may hold (a power of two: a stream's model number is coded with
+/// frequency `TOTAL / models`).
+pub const MAX_MODELS: usize = 64;
+/// Sub-blocks the clustering looks at, at most (spread over the file).
+const SAMPLE: usize = 16_384;
+/// Rounds of k-means.
+const ROUNDS: usize = 6;
+
+/// A sub-block's symbols as `(bin, count)`, `bin = context * symbols + symbol`.
+pub type Counts = Vec<(u32, u32)>;
+
+/// The counts of a sub-block's `(context, symbol)` pairs, gathered in a scratch array of
+/// `bins` zeros (left zero again).
+pub fn gather(pairs: impl Iterator<Item = u32>, scratch: &mut [u32]) -> Counts {
+    let mut out: Counts = Vec::new();
+    for b in pairs {
+        if scratch[b as usize] == 0 {
+            out.push((b, 0));
+        }
+        scratch[b as usize] += 1;
+    }
+    for (b, n) in out.iter_mut() {
+        *n = scratch[*b as usize];
+        scratch[*b as usize] = 0;
+    }
+    out
+}
+
+/// Bits of each bin under a model of counts `counts` (`bins / symbols` contexts), smoothed so
+/// that nothing costs infinitely many.
+pub fn costs(counts: &[u64], symbols: usize) -> Vec<f32> {
+    let mut out = vec![0f32; counts.len()];
+    for (c, o) in counts.chunks(symbols).zip(out.chunks_mut(symbols)) {
+        let total: u64 = c.iter().sum();
+        let denom = total as f64 + 0.25 * symbols as f64;
+        for (x, &k) in o.iter_mut().zip(c) {
+            *x = -((k as f64 + 0.25) / denom).log2() as f32;
+        }
+    }
+    out
+}
+
+/// Bits of sub-block `s` under the cost table `cost`.
+#[inline]
+pub fn bits(s: &Counts, cost: &[f32]) -> f32 {
+    s.iter().map(|&(b, n)| n as f32 * cost[b as usize]).sum()
+}
+
+/// The model (of `costs`) that codes `s` in the fewest bits.
+pub fn best(s: &Counts, costs: &[Vec<f32>]) -> usize {
+    let mut best = (0, f32::INFINITY);
+    for (m, c) in costs.iter().enumerate() {
+        let b = bits(s, c);
+        if b < best.1 {
+            best = (m, b);
+        }
+    }
+    best.0
+}
+
+/// The sub-blocks `subs` (of `bins` bins, `symbols` a context) sorted into kinds: the cost
+/// tables of the models chosen, as many as make the file smallest given `model_bytes` bytes
+/// a model, for a file of `all` such sub-blocks (of which `subs` is a sample).
+pub fn cluster(
+    subs: &[Counts],
+    bins: usize,
+    symbols: usize,
+    model_bytes: usize,
+    all: usize,
+) -> Vec<Vec<f32>> {
+    let scale = all as f64 / subs.len().max(1) as f64;
+    let mut best: Option<(f64, Vec<Vec<f32>>)> = None;
+    let mut k = 1;
+    while k <= MAX_MODELS && k <= subs.len().max(1) {
+        let (bits_k, costs_k) = kmeans(subs, bins, symbols, k);
+        let total = scale * (bits_k + subs.len() as f64 * (k as f64).log2())
+            + 8.0 * (model_bytes * k) as f64;
+        if best.as_ref().is_none_or(|(b, _)| total < *b) {
+            best = Some((total, costs_k));
+        }
+        k *= 2;
+    }
+    best.map_or_else(|| vec![vec![0.0; bins]], |(_, c)| c)
+}
+
+/// k-means with `k` models: the bits of the sample under the last models, and their costs.
+fn kmeans(subs: &[Counts], bins: usize, symbols: usize, k: usize) -> (f64, Vec<Vec<f32>>) {
+    // A spread first assignment: sub-block i to model (i * a prime) mod k.
+    let mut assign: Vec<usize> = (0..subs.len()).map(|i| (i * 7919) % k).collect();
+    let mut costs_k = Vec::new();
+    let mut total = 0.0;
+    for round in 0..=ROUNDS {
+        let mut counts = vec![vec![0u64; bins]; k];
+        for (s, &m) in subs.iter().zip(&assign) {
+            for &(b, n) in s {
+                counts[m][b as usize] += n as u64;
+            }
+        }
+        costs_k = counts.iter().map(|c| costs(c, symbols)).collect();
+        if round == ROUNDS || k == 1 {
+            total = subs
+                .iter()
+                .map(|s| bits(s, &costs_k[best(s, &costs_k)]) as f64)
+                .sum();
+            break;
+        }
+        for (s, m) in subs.iter().zip(assign.iter_mut()) {
+            *m = best(s, &costs_k);
+        }
+    }
+    (total, costs_k)
+}
+
+/// Which sub-blocks to sample among `n`: every `step`-th.
+pub fn sample_step(n: usize) -> usize {
+    n.div_ceil(SAMPLE).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_kinds_of_sub_blocks_get_two_models_or_more() {
+        // Half the sub-blocks mostly symbol 0, half mostly symbol 1, one context.
+        let subs: Vec<Counts> = (0..200)
+            .map(|i| {
+                if i % 2 == 0 {
+                    vec![(0, 500), (1, 12)]
+                } else {
+                    vec![(0, 12), (1, 500)]
+                }
+            })
+            .collect();
+        let c = cluster(&subs, 2, 2, 8, 200_000);
+        assert!(c.len() >= 2);
+        let a = best(&subs[0], &c);
+        let b = best(&subs[1], &c);
+        assert_ne!(a, b);
+        // One kind alone: one model.
+        let same: Vec<Counts> = (0..200).map(|_| vec![(0, 500), (1, 12)]).collect();
+        assert_eq!(cluster(&same, 2, 2, 8, 200_000).len(), 1);
+    }
+
+    #[test]
+    fn gather_counts_and_leaves_the_scratch_clear() {
+        let mut scratch = vec![0u32; 10];
+        let mut g = gather([3u32, 1, 3, 3, 9].into_iter(), &mut scratch);
+        g.sort();
+        assert_eq!(g, vec![(1, 1), (3, 3), (9, 1)]);
+        assert!(scratch.iter().all(|&x| x == 0));
+    }
+}
