@@ -90,35 +90,28 @@ impl DtmModel {
     /// The models (coder 5) of the entries `groups` as [`DtmModel::fit`] takes them: the
     /// sub-blocks with entries sorted into kinds ([`mixture::cluster`]), a model fitted to
     /// each kind.
-    pub fn fit_mix<'a, I>(groups: I, sub: u32) -> Result<DtmModel, String>
-    where
-        I: Iterator<Item = &'a [u16]> + Clone,
-    {
+    pub fn fit_mix<'a>(
+        groups: impl Iterator<Item = &'a [u16]>,
+        sub: u32,
+    ) -> Result<DtmModel, String> {
         crate::wdl_rans::check_sub(sub as u64)?;
-        let coded = groups.filter(|g| !g.is_empty());
-        let n = coded.clone().count();
-        let mut scratch = vec![0u32; CONTEXTS * SYMBOLS];
-        let mut gather = |g: &[u16]| mixture::gather(pairs(g), &mut scratch);
-        let sample: Vec<_> = coded
-            .clone()
-            .step_by(mixture::sample_step(n))
-            .map(&mut gather)
-            .collect();
+        let coded: Vec<&[u16]> = groups.filter(|g| !g.is_empty()).collect();
+        let gather = |g: &&[u16], scratch: &mut [u32]| mixture::gather(pairs(g), scratch);
         let bins = CONTEXTS * SYMBOLS;
-        let kinds = mixture::cluster(&sample, bins, SYMBOLS, 2 * bins, n);
-        let mut counts = vec![[0u64; SYMBOLS]; CONTEXTS * kinds.len()];
-        for g in coded {
-            let g = gather(g);
-            let m = mixture::best(&g, &kinds);
-            for (b, k) in g {
-                counts[m * CONTEXTS + b as usize / SYMBOLS][b as usize % SYMBOLS] += k as u64;
-            }
-        }
-        Ok(DtmModel::with(
-            sub,
-            true,
-            counts.iter().map(crate::rans::quantize).collect(),
-        ))
+        let mut scratch = vec![0u32; bins];
+        let sample: Vec<_> = coded
+            .iter()
+            .step_by(mixture::sample_step(coded.len()))
+            .map(|g| gather(g, &mut scratch))
+            .collect();
+        let kinds = mixture::cluster(&sample, bins, SYMBOLS, 2 * bins, coded.len());
+        let counts = mixture::counts_by_model(&coded, bins, &kinds, gather);
+        let freq = counts
+            .iter()
+            .flat_map(|c| c.chunks_exact(SYMBOLS))
+            .map(|x| crate::rans::quantize(&<[u64; SYMBOLS]>::try_from(x).expect("SYMBOLS")))
+            .collect();
+        Ok(DtmModel::with(sub, true, freq))
     }
 
     fn with(sub: u32, mix: bool, freq: Vec<[u16; SYMBOLS]>) -> DtmModel {

@@ -13,9 +13,9 @@
 /// frequency `TOTAL / models`).
 pub const MAX_MODELS: usize = 64;
 /// Sub-blocks the clustering looks at, at most (spread over the file).
-const SAMPLE: usize = 16_384;
+const SAMPLE: usize = 4096;
 /// Rounds of k-means.
-const ROUNDS: usize = 6;
+const ROUNDS: usize = 4;
 
 /// A sub-block's symbols as `(bin, count)`, `bin = context * symbols + symbol`.
 pub type Counts = Vec<(u32, u32)>;
@@ -86,9 +86,11 @@ pub fn cluster(
         let (bits_k, costs_k) = kmeans(subs, bins, symbols, k);
         let total = scale * (bits_k + subs.len() as f64 * (k as f64).log2())
             + 8.0 * (model_bytes * k) as f64;
-        if best.as_ref().is_none_or(|(b, _)| total < *b) {
-            best = Some((total, costs_k));
+        if best.as_ref().is_some_and(|(b, _)| total >= *b) {
+            // Twice the models no longer pay for themselves: more will not either, as a rule.
+            break;
         }
+        best = Some((total, costs_k));
         k *= 2;
     }
     best.map_or_else(|| vec![vec![0.0; bins]], |(_, c)| c)
@@ -108,18 +110,48 @@ fn kmeans(subs: &[Counts], bins: usize, symbols: usize, k: usize) -> (f64, Vec<V
             }
         }
         costs_k = counts.iter().map(|c| costs(c, symbols)).collect();
+        let c = &costs_k;
         if round == ROUNDS || k == 1 {
-            total = subs
+            total = crate::par::map_items(subs, |s| bits(s, &c[best(s, c)]) as f64)
                 .iter()
-                .map(|s| bits(s, &costs_k[best(s, &costs_k)]) as f64)
                 .sum();
             break;
         }
-        for (s, m) in subs.iter().zip(assign.iter_mut()) {
-            *m = best(s, &costs_k);
-        }
+        assign = crate::par::map_items(subs, |s| best(s, c));
     }
     (total, costs_k)
+}
+
+/// Every item's counts (`gather` of it, given a scratch array of `bins` zeros) added to those
+/// of the model of `models` that codes it in the fewest bits: the counts of each model, the
+/// items split over the cores.
+pub fn counts_by_model<T: Sync>(
+    items: &[T],
+    bins: usize,
+    models: &[Vec<f32>],
+    gather: impl Fn(&T, &mut [u32]) -> Counts + Sync,
+) -> Vec<Vec<u64>> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let parts: Vec<&[T]> = items.chunks(items.len().div_ceil(threads).max(1)).collect();
+    let each = crate::par::map_items(&parts, |part| {
+        let mut scratch = vec![0u32; bins];
+        let mut counts = vec![vec![0u64; bins]; models.len()];
+        for item in part.iter() {
+            let g = gather(item, &mut scratch);
+            let m = best(&g, models);
+            for (b, n) in g {
+                counts[m][b as usize] += n as u64;
+            }
+        }
+        counts
+    });
+    let mut total = vec![vec![0u64; bins]; models.len()];
+    for counts in each {
+        for (t, c) in total.iter_mut().zip(counts) {
+            t.iter_mut().zip(c).for_each(|(t, c)| *t += c);
+        }
+    }
+    total
 }
 
 /// Which sub-blocks to sample among `n`: every `step`-th.

@@ -84,28 +84,30 @@ impl WdlModel {
     /// need a stream sorted into kinds ([`mixture::cluster`]), a model fitted to each kind.
     pub fn fit_mix(symbols: &[u8], block: usize, sub: usize) -> Result<WdlModel, String> {
         check_layout(symbols, block, sub)?;
-        let coded = || symbols.chunks(sub).filter(|p| p.iter().any(|&x| x != p[0]));
-        let n = coded().count();
-        let mut scratch = vec![0u32; CONTEXTS * 3];
-        let mut gather = |p: &[u8]| mixture::gather(pairs(p).map(|(b, _)| b as u32), &mut scratch);
-        let sample: Vec<_> = coded()
-            .step_by(mixture::sample_step(n))
-            .map(&mut gather)
+        let parts: Vec<&[u8]> = symbols
+            .chunks(sub)
+            .filter(|p| p.iter().any(|&x| x != p[0]))
             .collect();
-        let kinds = mixture::cluster(&sample, CONTEXTS * 3, 3, CONTEXTS * 6, n);
-        let mut counts = vec![vec![[0u64; 3]; CONTEXTS]; kinds.len()];
-        for p in coded() {
-            let g = gather(p);
-            let m = mixture::best(&g, &kinds);
-            for (b, k) in g {
-                counts[m][b as usize / 3][b as usize % 3] += k as u64;
-            }
-        }
-        Ok(WdlModel::with(
-            sub as u32,
-            true,
-            counts.iter().map(|c| quantized(c)).collect(),
-        ))
+        let gather = |p: &&[u8], scratch: &mut [u32]| {
+            mixture::gather(pairs(p).map(|(b, _)| b as u32), scratch)
+        };
+        let mut scratch = vec![0u32; CONTEXTS * 3];
+        let sample: Vec<_> = parts
+            .iter()
+            .step_by(mixture::sample_step(parts.len()))
+            .map(|p| gather(p, &mut scratch))
+            .collect();
+        let kinds = mixture::cluster(&sample, CONTEXTS * 3, 3, CONTEXTS * 6, parts.len());
+        let counts = mixture::counts_by_model(&parts, CONTEXTS * 3, &kinds, gather);
+        let freq = counts
+            .iter()
+            .map(|c| {
+                let per_context: Vec<[u64; 3]> =
+                    c.chunks_exact(3).map(|x| [x[0], x[1], x[2]]).collect();
+                quantized(&per_context)
+            })
+            .collect();
+        Ok(WdlModel::with(sub as u32, true, freq))
     }
 
     fn with(sub: u32, mix: bool, freq: Vec<Freqs>) -> WdlModel {
