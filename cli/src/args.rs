@@ -235,6 +235,13 @@ pub struct SampleArgs {
     /// all that tables kept with --wdl-only answer) instead of the value with its distance.
     #[arg(long, requires = "time")]
     pub wdl: bool,
+    /// With --time, probe every sampled position once untimed first, then time a second
+    /// probe of each (in the same order, so thousands of others come between the two): the
+    /// tables' pages are then mapped and their checksums checked, as in a process that has
+    /// read them before (a server, an engine); without it each probe also pays its first
+    /// reads, as a fresh `retro analyse` does.
+    #[arg(long, requires = "time")]
+    pub warm: bool,
     /// With --time or --check, print JSON.
     #[arg(long)]
     pub json: bool,

@@ -248,6 +248,8 @@ fn emit<R: SectorRules>(
     let n = keys.len() as u64;
     let mut times = crate::probe_times::ProbeTimes::new(a.wdl);
     let (mut agree, mut differ) = (0u64, 0u64);
+    // With --warm: the positions probed once, to be timed on a second probe.
+    let mut warmed = Vec::new();
     for (i, k) in keys.iter().enumerate() {
         let want = a.count / n + u64::from((i as u64) < a.count % n);
         // With marked points (da-san-qi while placing), the index ranks them too.
@@ -277,6 +279,16 @@ fn emit<R: SectorRules>(
                     }
                     Checked::Skipped => {}
                 }
+            } else if a.time && a.warm {
+                // Probed untimed here, timed below.
+                db.value_marked(&f, marks)
+                    .or_else(|e| match e.no_distances() {
+                        true => db.wdl_marked(&f, marks).map(|_| Val::Draw),
+                        false => Err(e),
+                    })
+                    .map_err(CliError::other)?;
+                warmed.push((*k, f, marks));
+                got += 1;
             } else if a.time {
                 times.probe(db, *k, &f, marks)?;
                 got += 1;
@@ -285,6 +297,9 @@ fn emit<R: SectorRules>(
                 got += 1;
             }
         }
+    }
+    for (k, f, marks) in &warmed {
+        times.probe(db, *k, f, *marks)?;
     }
     if a.time {
         times.report(&mut out, a.json)?;

@@ -4,9 +4,9 @@
 //! model. Measured on nine-mens-morris tables in `databases/README.md` ("Mixtures of models").
 //!
 //! The kinds are found by k-means over a sample of sub-blocks: each sub-block goes to the model
-//! that codes it in the fewest bits, each model is refitted to its sub-blocks, six times over;
-//! the number of models (a power of two up to 64) is the one that makes the file smallest, models
-//! and model numbers counted. Nothing here needs to be exact for a reader: the chosen models
+//! that codes it in the fewest bits, each model is refitted to its sub-blocks, four times over;
+//! the number of models is doubled from 1 (up to 64) as long as that makes the file smaller,
+//! models and model numbers counted. Nothing here needs to be exact for a reader: the chosen models
 //! are written in the file, and each stream says which one codes it.
 
 /// The most models a file may hold (a power of two: a stream's model number is coded with

@@ -113,6 +113,21 @@ fn samples_are_legal_repeatable_and_where_asked() {
         "{v}"
     );
     assert_eq!(v["kinds"]["derived"]["probes"], 100, "{v}");
+    // --warm probes each position once untimed and times a second probe: as many probes.
+    let warm = kinds(&sample(
+        d,
+        &["--count", "400", "--time", "--warm", "--json"],
+    ));
+    assert_eq!(
+        (
+            warm["compressed"]["probes"].as_u64(),
+            warm["derived"]["probes"].as_u64()
+        ),
+        (Some(300), Some(100)),
+        "{warm}"
+    );
+    let o = sample(d, &["--count", "40", "--warm"]);
+    assert_eq!(o.status.code(), Some(2), "--warm needs --time");
     let o = sample(d, &["--count", "40", "--wdl"]);
     assert_eq!(o.status.code(), Some(2), "--wdl needs --time");
     let o = sample(d, &["--count", "40", "--json"]);
