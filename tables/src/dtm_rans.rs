@@ -529,21 +529,29 @@ fn bits_of(f: u16) -> f32 {
 }
 
 /// Decodes the next entry of `d` in context `c` (of all models' contexts) of `m`.
-#[inline]
+#[inline(always)]
 fn entry(d: &mut Decoder, m: &DtmModel, c: usize) -> Result<u16, String> {
     let t = d.slot();
     let cum = &m.cum[c];
     // The symbol whose range holds t: from the table's guess, step up past the ranges that
     // end at or below it (a symbol of frequency 0 has an empty range; cum[SYMBOLS] = TOTAL).
     let mut s = m.first[c][(t >> 6) as usize] as usize;
-    while cum[s + 1] as u32 <= t {
+    let mut end = cum[s + 1] as u32;
+    while end <= t {
         s += 1;
+        end = cum[s + 1] as u32;
     }
-    d.take(t, m.freq[c][s] as u32, cum[s] as u32)?;
+    let lo = cum[s] as u32;
+    d.take(t, end - lo, lo)?;
     if s < ESCAPE {
         return Ok(s as u16);
     }
-    // Two 12-bit numbers of frequency 1: the slot is the number.
+    escaped(d)
+}
+
+/// The rest of an escaped entry: two 12-bit numbers of frequency 1 (the slot is the number).
+#[cold]
+fn escaped(d: &mut Decoder) -> Result<u16, String> {
     let mut number = || {
         let t = d.slot();
         d.take(t, 1, t).map(|()| t)
