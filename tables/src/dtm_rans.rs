@@ -282,14 +282,7 @@ impl DtmModel {
     /// Reads a stream's model number (none when there is one model): the offset of its
     /// contexts.
     fn model_base(&self, d: &mut Decoder) -> Result<usize, String> {
-        if self.models() == 1 {
-            return Ok(0);
-        }
-        let f = TOTAL / self.models() as u32;
-        let t = d.slot();
-        let m = t / f;
-        d.take(t, f, m * f)?;
-        Ok(m as usize * CONTEXTS)
+        Ok(crate::rans::model_number(d, self.models())? * CONTEXTS)
     }
 
     /// The parts of a block of `k` sub-blocks: its head of counts (`k - 1` numbers, then the

@@ -183,6 +183,19 @@ impl<'a> Decoder<'a> {
     }
 }
 
+/// Reads a stream's model number under a mixture of `models` models (coders 4 and 5; none is
+/// coded when there is one): frequency `TOTAL / models` each, model `m` from `m` times that.
+pub fn model_number(d: &mut Decoder, models: usize) -> Result<usize, String> {
+    if models == 1 {
+        return Ok(0);
+    }
+    let f = TOTAL / models as u32;
+    let t = d.slot();
+    let m = t / f;
+    d.take(t, f, m * f)?;
+    Ok(m as usize)
+}
+
 /// Frequencies summing to [`TOTAL`] for the symbol counts `n` of one context: each symbol
 /// seen gets at least 1; a context never seen gets all alike (the remainder to the first).
 pub fn quantize<const N: usize>(n: &[u64; N]) -> [u16; N] {

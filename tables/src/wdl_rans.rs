@@ -286,14 +286,7 @@ impl WdlModel {
 
     /// Reads a stream's model number (none when there is one model).
     fn model_number(&self, d: &mut Decoder) -> Result<usize, String> {
-        if self.models() == 1 {
-            return Ok(0);
-        }
-        let f = TOTAL / self.models() as u32;
-        let t = d.slot();
-        let m = t / f;
-        d.take(t, f, m * f)?;
-        Ok(m as usize)
+        crate::rans::model_number(d, self.models())
     }
 
     /// What sub-block `j` of a block of `n` slots holds: a symbol throughout, or a stream (its
