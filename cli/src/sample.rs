@@ -248,8 +248,10 @@ fn emit<R: SectorRules>(
     let n = keys.len() as u64;
     let mut times = crate::probe_times::ProbeTimes::new(a.wdl);
     let (mut agree, mut differ) = (0u64, 0u64);
-    // With --warm: the positions probed once, to be timed on a second probe.
+    // With --warm: the positions probed once (those times are not reported), to be timed on
+    // a second probe.
     let mut warmed = Vec::new();
+    let mut first_probes = crate::probe_times::ProbeTimes::new(a.wdl);
     for (i, k) in keys.iter().enumerate() {
         let want = a.count / n + u64::from((i as u64) < a.count % n);
         // With marked points (da-san-qi while placing), the index ranks them too.
@@ -280,13 +282,8 @@ fn emit<R: SectorRules>(
                     Checked::Skipped => {}
                 }
             } else if a.time && a.warm {
-                // Probed untimed here, timed below.
-                db.value_marked(&f, marks)
-                    .or_else(|e| match e.no_distances() {
-                        true => db.wdl_marked(&f, marks).map(|_| Val::Draw),
-                        false => Err(e),
-                    })
-                    .map_err(CliError::other)?;
+                // The same probe, its time thrown away; the second one is timed below.
+                first_probes.probe(db, *k, &f, marks)?;
                 warmed.push((*k, f, marks));
                 got += 1;
             } else if a.time {

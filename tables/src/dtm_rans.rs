@@ -88,7 +88,7 @@ impl DtmModel {
     }
 
     /// The models (coder 5) of the entries `groups` as [`DtmModel::fit`] takes them: the
-    /// sub-blocks with entries sorted into kinds ([`mixture::cluster`]), a model fitted to
+    /// sub-blocks with entries sorted into kinds ([`mixture::fit`]), a model fitted to
     /// each kind.
     pub fn fit_mix<'a>(
         groups: impl Iterator<Item = &'a [u16]>,
@@ -98,14 +98,7 @@ impl DtmModel {
         let coded: Vec<&[u16]> = groups.filter(|g| !g.is_empty()).collect();
         let gather = |g: &&[u16], scratch: &mut [u32]| mixture::gather(pairs(g), scratch);
         let bins = CONTEXTS * SYMBOLS;
-        let mut scratch = vec![0u32; bins];
-        let sample: Vec<_> = coded
-            .iter()
-            .step_by(mixture::sample_step(coded.len()))
-            .map(|g| gather(g, &mut scratch))
-            .collect();
-        let kinds = mixture::cluster(&sample, bins, SYMBOLS, 2 * bins, coded.len());
-        let counts = mixture::counts_by_model(&coded, bins, &kinds, gather);
+        let counts = mixture::fit(&coded, bins, SYMBOLS, 2 * bins, gather);
         let freq = counts
             .iter()
             .flat_map(|c| c.chunks_exact(SYMBOLS))

@@ -72,7 +72,7 @@ pub fn best(s: &Counts, costs: &[Vec<f32>]) -> usize {
 /// The sub-blocks `subs` (of `bins` bins, `symbols` a context) sorted into kinds: the cost
 /// tables of the models chosen, as many as make the file smallest given `model_bytes` bytes
 /// a model, for a file of `all` such sub-blocks (of which `subs` is a sample).
-pub fn cluster(
+fn cluster(
     subs: &[Counts],
     bins: usize,
     symbols: usize,
@@ -125,7 +125,7 @@ fn kmeans(subs: &[Counts], bins: usize, symbols: usize, k: usize) -> (f64, Vec<V
 /// Every item's counts (`gather` of it, given a scratch array of `bins` zeros) added to those
 /// of the model of `models` that codes it in the fewest bits: the counts of each model, the
 /// items split over the cores.
-pub fn counts_by_model<T: Sync>(
+fn counts_by_model<T: Sync>(
     items: &[T],
     bins: usize,
     models: &[Vec<f32>],
@@ -155,8 +155,29 @@ pub fn counts_by_model<T: Sync>(
 }
 
 /// Which sub-blocks to sample among `n`: every `step`-th.
-pub fn sample_step(n: usize) -> usize {
+fn sample_step(n: usize) -> usize {
     n.div_ceil(SAMPLE).max(1)
+}
+
+/// A mixture fitted to `items` (the sub-blocks that need a stream; `gather` gives an item's
+/// counts with a scratch array of `bins` zeros): the items sampled, sorted into kinds
+/// ([`cluster`], `model_bytes` bytes a model), then every item given to its best model: the
+/// counts of each model.
+pub fn fit<T: Sync>(
+    items: &[T],
+    bins: usize,
+    symbols: usize,
+    model_bytes: usize,
+    gather: impl Fn(&T, &mut [u32]) -> Counts + Sync,
+) -> Vec<Vec<u64>> {
+    let mut scratch = vec![0u32; bins];
+    let sample: Vec<Counts> = items
+        .iter()
+        .step_by(sample_step(items.len()))
+        .map(|x| gather(x, &mut scratch))
+        .collect();
+    let kinds = cluster(&sample, bins, symbols, model_bytes, items.len());
+    counts_by_model(items, bins, &kinds, gather)
 }
 
 #[cfg(test)]

@@ -81,7 +81,7 @@ impl WdlModel {
     }
 
     /// The models (coder 4) of `symbols` as [`WdlModel::fit`] cuts them: the sub-blocks that
-    /// need a stream sorted into kinds ([`mixture::cluster`]), a model fitted to each kind.
+    /// need a stream sorted into kinds ([`mixture::fit`]), a model fitted to each kind.
     pub fn fit_mix(symbols: &[u8], block: usize, sub: usize) -> Result<WdlModel, String> {
         check_layout(symbols, block, sub)?;
         let parts: Vec<&[u8]> = symbols
@@ -91,14 +91,7 @@ impl WdlModel {
         let gather = |p: &&[u8], scratch: &mut [u32]| {
             mixture::gather(pairs(p).map(|(b, _)| b as u32), scratch)
         };
-        let mut scratch = vec![0u32; CONTEXTS * 3];
-        let sample: Vec<_> = parts
-            .iter()
-            .step_by(mixture::sample_step(parts.len()))
-            .map(|p| gather(p, &mut scratch))
-            .collect();
-        let kinds = mixture::cluster(&sample, CONTEXTS * 3, 3, CONTEXTS * 6, parts.len());
-        let counts = mixture::counts_by_model(&parts, CONTEXTS * 3, &kinds, gather);
+        let counts = mixture::fit(&parts, CONTEXTS * 3, 3, CONTEXTS * 6, gather);
         let freq = counts
             .iter()
             .map(|c| {
