@@ -299,12 +299,9 @@ impl BlockFile {
     /// as a zstd block of win/draw/loss holds them; a [`CODER_DTM_RANS`] block's head and
     /// entries as a zstd block of encoding 13 or 14 holds them).
     fn decode(&self, b: u64, out: &mut Vec<u8>) -> Result<(), TableError> {
-        let src = self.block_bytes(b)?;
-        if let Some(m) = &self.dtm_model {
-            let k = self.slots_of(b).div_ceil(m.sub_slots());
+        if self.dtm_model.is_some() {
             let (mut head, mut entries) = (Vec::new(), Vec::new());
-            m.decode(src, k, &mut head, &mut entries)
-                .map_err(|e| self.corrupt(format!("block {b}: {e}")))?;
+            self.decode_entries(b, &mut head, &mut entries)?;
             out.clear();
             for h in head {
                 out.extend_from_slice(&h.to_le_bytes());
@@ -314,13 +311,13 @@ impl BlockFile {
             }
             return Ok(());
         }
-        if let Some(m) = &self.model {
+        if self.model.is_some() {
             let mut syms = Vec::with_capacity(self.layout.block_slots as usize);
-            m.decode(src, self.slots_of(b), &mut syms)
-                .map_err(|e| self.corrupt(format!("block {b}: {e}")))?;
+            self.decode_symbols(b, &mut syms)?;
             *out = crate::packed::pack(&syms);
             return Ok(());
         }
+        let src = self.block_bytes(b)?;
         let n = DCTX.with(|c| {
             let mut ctx = c.borrow_mut();
             let ctx = ctx.get_or_insert_with(zstd_safe::DCtx::create);
@@ -340,6 +337,36 @@ impl BlockFile {
         let n = n.map_err(|m| self.corrupt(m))?;
         debug_assert_eq!(out.len(), n);
         Ok(())
+    }
+}
+
+impl BlockFile {
+    /// Under the rANS win/draw/loss coders: block `b`'s symbols into `out` (cleared first),
+    /// one a slot, uncached (a pass over every block: `verify`, a compression's read-back).
+    pub fn decode_symbols(&self, b: u64, out: &mut Vec<u8>) -> Result<(), TableError> {
+        let m = self
+            .model
+            .as_ref()
+            .ok_or_else(|| self.corrupt("not a rANS win/draw/loss file".into()))?;
+        m.decode(self.block_bytes(b)?, self.slots_of(b), out)
+            .map_err(|e| self.corrupt(format!("block {b}: {e}")))
+    }
+
+    /// Under the rANS distance coders: block `b`'s head (the entries before each sub-block but
+    /// the first) into `head` and its entries into `entries` (both cleared first), uncached.
+    pub fn decode_entries(
+        &self,
+        b: u64,
+        head: &mut Vec<u16>,
+        entries: &mut Vec<u16>,
+    ) -> Result<(), TableError> {
+        let m = self
+            .dtm_model
+            .as_ref()
+            .ok_or_else(|| self.corrupt("not a rANS distance file".into()))?;
+        let k = self.slots_of(b).div_ceil(m.sub_slots());
+        m.decode(self.block_bytes(b)?, k, head, entries)
+            .map_err(|e| self.corrupt(format!("block {b}: {e}")))
     }
 }
 

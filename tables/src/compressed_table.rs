@@ -21,8 +21,8 @@ use crate::format::{
     ENCODING_DTM_SEARCHED_GROUPED_ORDERED, ENCODING_WDL, ENCODING_WDL_ORDERED, HEADER_SIZE,
 };
 use crate::packed::{
-    decided_between, distance_at, distances, losses_between, pack, put_distance, symbols,
-    unpack_at, wins_between, SYM_DRAW, SYM_LOSS, SYM_WIN,
+    decided_between, distance_at, distances, losses_between, pack, put_distance, symbol_of,
+    symbols, unpack_at, wins_between, SYM_DRAW, SYM_LOSS, SYM_WIN,
 };
 use crate::sector_table::{check_header, Header, Table};
 use crate::slot_order::{SlotMap, SlotOrder};
@@ -234,26 +234,33 @@ fn compress_codes(
             if !(n as u64).is_multiple_of(o.per_class()) {
                 return Err(bad("a slot order of another table"));
             }
+            // The map is its own inverse: position `at` stores slot `map(at)`. Whole classes
+            // (and whole words of bits) a thread.
             let m = SlotMap::new(Some(o));
             let mut c = vec![0u16; n];
-            let mut bits = vec![0u64; searched.map_or(0, |w| w.bits.len())];
-            for ((slot, &code), at) in codes.iter().enumerate().zip(m.from(0)) {
-                let at = at as usize;
-                c[at] = code;
-                if searched.is_some_and(|w| bit(&w.bits, slot)) {
-                    bits[at / 64] |= 1 << (at % 64);
+            crate::par::for_each_piece_mut(&mut c, o.per_class() as usize, |start, out| {
+                for (x, slot) in out.iter_mut().zip(m.from(start as u64)) {
+                    *x = codes[slot as usize];
                 }
+            });
+            let mut bits = vec![0u64; searched.map_or(0, |w| w.bits.len())];
+            if let Some(w) = searched {
+                crate::par::for_each_piece_mut(&mut bits, 1, |start, out| {
+                    let mut slots = m.from(64 * start as u64);
+                    for (k, word) in out.iter_mut().enumerate() {
+                        let first = 64 * (start + k);
+                        for (i, slot) in (&mut slots).take(64.min(n - first)).enumerate() {
+                            *word |= (bit(&w.bits, slot as usize) as u64) << i;
+                        }
+                    }
+                });
             }
             stored = c;
             stored_searched = SearchedWins { bits };
             (&stored[..], searched.map(|_| &stored_searched))
         }
     };
-    let syms = symbols(codes, SYM_DRAW);
-    let decoded = Decoded {
-        wins: syms.iter().filter(|&&s| s == SYM_WIN).count() as u64,
-        losses: syms.iter().filter(|&&s| s == SYM_LOSS).count() as u64,
-    };
+    let (syms, decoded) = symbols_counted(codes);
     if rans {
         let (block, sub) = (p.wdl_block as usize, p.wdl_sub as usize);
         let model = if p.mix {
@@ -292,8 +299,16 @@ fn compress_codes(
         let searched = searched.filter(|_| h.longest_win > 1);
         let shift = u32::from(!p.whole_plies);
         let longest = (h.longest_win & MAX_DISTANCE) >> shift;
-        // A wasted slot decodes as the symbol before it: give it the distance before it too.
-        let mut last = 0u16;
+        // The entry of a decided slot that holds a position: `h`; under encodings 7 and 9 a
+        // win's is 0 when searched, else h + 1.
+        let entry = |s: usize| {
+            let h = (codes[s] & MAX_DISTANCE) >> shift;
+            match (searched, syms[s]) {
+                (Some(w), SYM_WIN) if h != longest && bit(&w.bits, s) => 0,
+                (Some(_), SYM_WIN) => h + 1,
+                _ => h,
+            }
+        };
         // Entries grouped by this many slots (by sub-block under the rANS coder, whose
         // blocks start with the entries before each sub-block but the first).
         let group = if rans {
@@ -302,43 +317,47 @@ fn compress_codes(
             p.dtm_block as usize
         };
         // Each distance block's entries by group: the wins', then the losses' (each in slot
-        // order; all in slot order when not grouped).
-        let groups: Vec<Vec<Vec<u16>>> = (0..n)
-            .step_by(p.dtm_block as usize)
-            .map(|start| {
-                let end = (start + p.dtm_block as usize).min(n);
-                (start..end)
-                    .step_by(group)
-                    .map(|g0| {
-                        let g1 = (g0 + group).min(end);
-                        let (mut out, mut losses) = (Vec::new(), Vec::new());
-                        for s in g0..g1 {
-                            if syms[s] == SYM_DRAW {
-                                continue;
-                            }
-                            if codes[s] >> 14 != 3 {
-                                last = (codes[s] & MAX_DISTANCE) >> shift;
-                                // Under encodings 7 and 9 a win's entry is 0 when searched, else h + 1.
-                                if let (Some(w), SYM_WIN) = (searched, syms[s]) {
-                                    last = if last != longest && bit(&w.bits, s) {
-                                        0
-                                    } else {
-                                        last + 1
-                                    };
-                                }
-                            }
-                            if syms[s] == SYM_WIN || !p.grouped {
-                                out.push(last);
-                            } else {
-                                losses.push(last);
-                            }
+        // order; all in slot order when not grouped). The blocks in parallel.
+        let starts: Vec<usize> = (0..n).step_by(p.dtm_block as usize).collect();
+        let groups: Vec<Vec<Vec<u16>>> = crate::par::map_items(&starts, |&start| {
+            let end = (start + p.dtm_block as usize).min(n);
+            // A wasted slot decodes as the symbol before it: give it the entry before it
+            // too, that of the last decided slot holding a position (looked for before the
+            // block only when the block starts with such wasted slots).
+            let mut last: Option<u16> = None;
+            let mut losses = Vec::new();
+            (start..end)
+                .step_by(group)
+                .map(|g0| {
+                    let g1 = (g0 + group).min(end);
+                    let mut out = Vec::new();
+                    losses.clear();
+                    for s in g0..g1 {
+                        if syms[s] == SYM_DRAW {
+                            continue;
                         }
-                        out.extend_from_slice(&losses);
-                        out
-                    })
-                    .collect()
-            })
-            .collect();
+                        let e = if codes[s] >> 14 != 3 {
+                            entry(s)
+                        } else {
+                            *last.get_or_insert_with(|| {
+                                (0..start)
+                                    .rev()
+                                    .find(|&t| syms[t] != SYM_DRAW && codes[t] >> 14 != 3)
+                                    .map_or(0, entry)
+                            })
+                        };
+                        last = Some(e);
+                        if syms[s] == SYM_WIN || !p.grouped {
+                            out.push(e);
+                        } else {
+                            losses.push(e);
+                        }
+                    }
+                    out.extend_from_slice(&losses);
+                    out
+                })
+                .collect()
+        });
         let encoding = match (searched.is_some(), p.grouped, rans) {
             (true, _, true) => ENCODING_DTM_SEARCHED_BY_SUB,
             (false, _, true) => ENCODING_DTM_BY_SUB,
@@ -356,6 +375,7 @@ fn compress_codes(
             }
             .map_err(|m| bad(&m))?;
             let (body, data_len) = dtm_rans_body(&model, &groups).map_err(|m| bad(&m))?;
+
             let layout = Layout {
                 block_slots: p.dtm_block,
                 coder: if p.mix {
@@ -367,7 +387,8 @@ fn compress_codes(
                 dict_len: model.to_bytes().len() as u64,
                 data_len,
             };
-            return write_body(dtm, h, encoding, decoded, layout, &body, &p);
+            let r = write_body(dtm, h, encoding, decoded, layout, &body, &p);
+            return r;
         }
         // Under the rANS coder, a head: the entries before each sub-block but the first.
         let blocks: Vec<Vec<u8>> = groups
@@ -391,6 +412,31 @@ fn compress_codes(
         write_block_file(dtm, h, encoding, decoded, p.dtm_block, &blocks, &dict, &p)?;
     }
     Ok(())
+}
+
+/// The symbols of `codes` (a wasted slot repeating the symbol before it, a draw at the start,
+/// as [`symbols`] gives them) and the wins and losses among them, in parallel.
+fn symbols_counted(codes: &[u16]) -> (Vec<u8>, Decoded) {
+    let mut syms = vec![0u8; codes.len()];
+    let wins = std::sync::atomic::AtomicU64::new(0);
+    let losses = std::sync::atomic::AtomicU64::new(0);
+    crate::par::for_each_piece_mut(&mut syms, 1 << 16, |start, out| {
+        // The symbol before the piece: that of the last slot before it holding a position.
+        let before = codes[..start]
+            .iter()
+            .rev()
+            .find_map(|&c| symbol_of(c))
+            .unwrap_or(SYM_DRAW);
+        out.copy_from_slice(&symbols(&codes[start..start + out.len()], before));
+        let count = |x: u8| out.iter().filter(|&&s| s == x).count() as u64;
+        wins.fetch_add(count(SYM_WIN), std::sync::atomic::Ordering::Relaxed);
+        losses.fetch_add(count(SYM_LOSS), std::sync::atomic::Ordering::Relaxed);
+    });
+    let decoded = Decoded {
+        wins: wins.into_inner(),
+        losses: losses.into_inner(),
+    };
+    (syms, decoded)
 }
 
 /// The dictionary a block file of `encoding` gets: one trained on its blocks when
@@ -1194,6 +1240,13 @@ impl CompressedTable {
         if b >= self.blocks() {
             return Err(self.corrupt_wdl(format!("block {b} of {}", self.blocks())));
         }
+        if let Some(dtm) = self
+            .dtm
+            .as_ref()
+            .filter(|d| self.by_sub && d.dtm_model().is_some())
+        {
+            return self.rans_block_values(b, dtm);
+        }
         let packed = self.wdl.with_block(b, |p| Ok(p.to_vec()))?;
         self.check_len(b, &packed)?;
         let n = (self.header.slots - b * s).min(s) as usize;
@@ -1250,6 +1303,45 @@ impl CompressedTable {
                 continue;
             }
             self.group_values(part, &list, &mut out, db)?;
+        }
+        Ok(out)
+    }
+
+    /// [`CompressedTable::block_values`] of a table of the rANS coders, decoded straight into
+    /// symbols and entries (the same checks, no packing and parsing between).
+    fn rans_block_values(&self, b: u64, dtm: &BlockFile) -> Result<Vec<Value>, TableError> {
+        let mut syms = Vec::with_capacity(self.block_slots() as usize);
+        self.wdl.decode_symbols(b, &mut syms)?;
+        let n = (self.header.slots - b * self.block_slots()).min(self.block_slots()) as usize;
+        if syms.len() != n || syms.contains(&3) {
+            return Err(self.corrupt_wdl(format!("block {b}: not {n} symbols of 0, 1 or 2")));
+        }
+        let corrupt = |m: String| TableError::Corrupt(dtm.mapped().path().to_path_buf(), m);
+        let ds = dtm.layout().block_slots as usize;
+        let sub = self.wdl.model().map_or(ds, |m| m.sub_slots());
+        let (mut head, mut entries) = (Vec::new(), Vec::new());
+        let mut out = Vec::with_capacity(n);
+        for (k, part) in syms.chunks(ds).enumerate() {
+            let db = b * (self.block_slots() / ds as u64) + k as u64;
+            dtm.decode_entries(db, &mut head, &mut entries)?;
+            let mut at = 0;
+            for (j, g) in part.chunks(sub).enumerate() {
+                if j > 0 && head.get(j - 1).map(|&h| h as usize) != Some(at) {
+                    return Err(corrupt(format!(
+                        "block {db}: its head says {:?} entries before sub-block {j}, not {at}",
+                        head.get(j - 1)
+                    )));
+                }
+                let decided = g.iter().filter(|&&x| x != SYM_DRAW).count();
+                let list = entries
+                    .get(at..at + decided)
+                    .ok_or_else(|| corrupt(format!("block {db} holds too few distances")))?;
+                self.group_values(g, list, &mut out, db)?;
+                at += decided;
+            }
+            if at != entries.len() {
+                return Err(corrupt(format!("block {db} holds too many distances")));
+            }
         }
         Ok(out)
     }

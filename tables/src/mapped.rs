@@ -225,23 +225,16 @@ impl Mapped {
         let _ = self.map.advise(Advice::Sequential);
         let end = self.map.len() - 16;
         let whole = || self.sums.sum(&self.map[..end]);
-        let blocks = self.blocks();
-        let per = (4 << 20) / self.sums.block_bytes(); // blocks a task checks (4 MiB)
-        let firsts: Vec<usize> = (0..blocks).step_by(per).collect();
         let (sum, results) = std::thread::scope(|s| {
             let sum = s.spawn(whole);
-            let results = crate::par::map_items(&firsts, |&first| {
-                (first..(first + per).min(blocks))
-                    .filter(|&b| !self.is_checked(b))
-                    .try_for_each(|b| self.check_block(b, validate))
-            });
+            let results = self.check_blocks(validate);
             (
                 sum.join().expect("the checksum thread does not panic"),
                 results,
             )
         });
         let _ = self.map.advise(Advice::Random);
-        results.into_iter().collect::<Result<(), TableError>>()?;
+        results?;
         if sum != u64_at(&self.map, end) {
             return Err(TableError::Corrupt(
                 self.path.clone(),
@@ -249,6 +242,24 @@ impl Mapped {
             ));
         }
         Ok(())
+    }
+
+    /// Checks every block of the body not checked yet, in parallel (a version-1 file has no
+    /// block checksums: it was checked whole when opened).
+    pub fn check_blocks(&self, validate: Validate) -> Result<(), TableError> {
+        if self.version == 1 {
+            return Ok(());
+        }
+        let blocks = self.blocks();
+        let per = (4 << 20) / self.sums.block_bytes(); // blocks a task checks (4 MiB)
+        let firsts: Vec<usize> = (0..blocks).step_by(per).collect();
+        crate::par::map_items(&firsts, |&first| {
+            (first..(first + per).min(blocks))
+                .filter(|&b| !self.is_checked(b))
+                .try_for_each(|b| self.check_block(b, validate))
+        })
+        .into_iter()
+        .collect()
     }
 
     /// Writes the file again in the current format version, atomically (the same header but

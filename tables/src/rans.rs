@@ -21,6 +21,23 @@ pub const LOW: u32 = 1 << 15;
 /// Bytes of a stream's state.
 const STATE_BYTES: usize = 3;
 
+/// The shift of [`RECIPROCALS`].
+const RECIPROCAL_SHIFT: u32 = 35;
+
+/// `ceil(2^35 / f)` for each frequency `f` from 1 to [`TOTAL`] (0 for 0): the encoder divides
+/// a state `x` below `2^23` by `f` as `(x * r) >> 35`. Exact: with `r f = 2^35 + e`, `e < f`,
+/// `x r / 2^35 = x / f + x e / (f 2^35)`, and `x e < 2^35`, so the excess stays below `1 / f`
+/// and never reaches the next multiple. A division takes several times as long.
+static RECIPROCALS: [u64; TOTAL as usize + 1] = {
+    let mut r = [0u64; TOTAL as usize + 1];
+    let mut f = 1;
+    while f <= TOTAL as usize {
+        r[f] = (1u64 << RECIPROCAL_SHIFT).div_ceil(f as u64);
+        f += 1;
+    }
+    r
+};
+
 /// A stream being coded: symbols are put last first (rANS is last in, first out).
 pub struct Encoder {
     x: u32,
@@ -46,7 +63,8 @@ impl Encoder {
         }
     }
 
-    /// Codes a symbol of frequency `f` (above 0) starting at `cum`, renormalising first.
+    /// Codes a symbol of frequency `f` (1 to [`TOTAL`]) starting at `cum`, renormalising
+    /// first.
     #[inline]
     pub fn put(&mut self, f: u32, cum: u32) {
         let max = ((LOW >> PREC) << 8) * f;
@@ -54,7 +72,9 @@ impl Encoder {
             self.out.push(self.x as u8);
             self.x >>= 8;
         }
-        self.x = ((self.x / f) << PREC) + self.x % f + cum;
+        // x / f by a multiplication (below 2^23 here, see RECIPROCALS), the remainder from it.
+        let q = ((self.x as u64 * RECIPROCALS[f as usize]) >> RECIPROCAL_SHIFT) as u32;
+        self.x = (q << PREC) + (self.x - q * f) + cum;
     }
 
     /// The stream: the final state (most significant byte first), then the bytes the
@@ -327,4 +347,27 @@ pub fn body(model: Vec<u8>, coded: &[Vec<u8>]) -> (Vec<u8>, u64) {
         body.extend_from_slice(c);
     }
     (body, end)
+}
+
+#[cfg(test)]
+mod reciprocal_tests {
+    use super::*;
+
+    /// The encoder's division by multiplication equals the division, for every frequency and
+    /// states across the whole range it is used on (below `2^11 f`, at most `2^23`).
+    #[test]
+    fn reciprocals_divide_exactly() {
+        for f in 1..=TOTAL {
+            let limit = (LOW >> PREC << 8) * f;
+            let step = (limit / 5000).max(1);
+            let mut x = 0;
+            while x < limit {
+                for y in [x, limit - 1 - x.min(limit - 1)] {
+                    let q = ((y as u64 * RECIPROCALS[f as usize]) >> RECIPROCAL_SHIFT) as u32;
+                    assert_eq!(q, y / f, "x = {y}, f = {f}");
+                }
+                x += step;
+            }
+        }
+    }
 }

@@ -319,6 +319,8 @@ impl Table {
     /// else copied: compressing a big table then makes no copy of it.
     pub fn codes_in_place(&self) -> Result<Cow<'_, [u16]>, TableError> {
         let n = self.header.slots as usize;
+        // Every block checked in parallel first (a table just written is checked whole here).
+        self.file.check_blocks(&|_, b| self.check_codes(b))?;
         let body = self.file.body(&|_, b| self.check_codes(b))?;
         match body.get(..2 * n) {
             Some(bytes)
