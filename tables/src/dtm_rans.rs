@@ -63,7 +63,7 @@ pub struct DtmModel {
     /// Bits of each (context, symbol) of each model (infinite for a frequency of 0): what the
     /// encoder picks a sub-block's model by.
     /// (Computed when first needed: readers never need it.)
-    cost: std::sync::OnceLock<Vec<Vec<f32>>>,
+    cost: std::sync::OnceLock<mixture::Chooser>,
 }
 
 impl DtmModel {
@@ -226,7 +226,7 @@ impl DtmModel {
         }
         // The model that codes the sub-block in the fewest bits.
         let m = if self.models() > 1 {
-            mixture::best(&mixture::gather(pairs(entries), scratch), self.costs())
+            self.chooser().best(&mixture::gather(pairs(entries), scratch))
         } else {
             0
         };
@@ -262,13 +262,15 @@ impl DtmModel {
         Ok(e.finish())
     }
 
-    /// Bits of each (context, symbol) of each model.
-    fn costs(&self) -> &[Vec<f32>] {
+    /// The bits of each (context, symbol) of each model, laid out to choose a model by.
+    fn chooser(&self) -> &mixture::Chooser {
         self.cost.get_or_init(|| {
-            self.freq
+            let costs: Vec<Vec<f32>> = self
+                .freq
                 .chunks(CONTEXTS)
                 .map(|m| m.iter().flatten().map(|&f| bits_of(f)).collect())
-                .collect()
+                .collect();
+            mixture::Chooser::new(&costs)
         })
     }
 

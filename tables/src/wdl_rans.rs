@@ -62,7 +62,7 @@ pub struct WdlModel {
     /// Bits of each (context, symbol) under each model (infinite for a frequency of 0): what
     /// the encoder picks a sub-block's model by.
     /// (Computed when first needed: readers never need it.)
-    cost: std::sync::OnceLock<Vec<Vec<f32>>>,
+    cost: std::sync::OnceLock<mixture::Chooser>,
 }
 
 impl WdlModel {
@@ -232,7 +232,7 @@ impl WdlModel {
         // The model that codes the sub-block in the fewest bits.
         let m = if self.models() > 1 {
             let g = mixture::gather(pairs(part).map(|(b, _)| b as u32), scratch);
-            mixture::best(&g, self.costs())
+            self.chooser().best(&g)
         } else {
             0
         };
@@ -267,13 +267,15 @@ impl WdlModel {
         Ok((d, m))
     }
 
-    /// Bits of each (context, symbol) under each model.
-    fn costs(&self) -> &[Vec<f32>] {
+    /// The bits of each (context, symbol) under each model, laid out to choose a model by.
+    fn chooser(&self) -> &mixture::Chooser {
         self.cost.get_or_init(|| {
-            self.freq
+            let costs: Vec<Vec<f32>> = self
+                .freq
                 .iter()
                 .map(|m| m.iter().flatten().map(|&f| bits_of(f)).collect())
-                .collect()
+                .collect();
+            mixture::Chooser::new(&costs)
         })
     }
 
