@@ -171,6 +171,27 @@ fn compress_codes(
     p: Params,
     searched: Option<&SearchedWins>,
 ) -> Result<(), TableError> {
+    compress_reordered(h, codes, wdl, dtm, p, searched).map(drop)
+}
+
+/// The codes of a table and its searched wins in the order its compressed files store them,
+/// when that is not the raw table's.
+struct Reordered {
+    codes: Vec<u16>,
+    searched: Option<SearchedWins>,
+}
+
+/// [`compress_codes`], giving back the codes (and searched wins) in the order the files store
+/// them when it is another (`None`: the raw table's order), for the read-back to go through
+/// in the files' order.
+fn compress_reordered(
+    h: &Header,
+    codes: &[u16],
+    wdl: &Path,
+    dtm: Option<&Path>,
+    p: Params,
+    searched: Option<&SearchedWins>,
+) -> Result<Option<Reordered>, TableError> {
     let bad = |m: &str| TableError::Mismatch(wdl.to_path_buf(), m.to_string());
     // The rANS coder's files name their slot order; without one, zstd blocks.
     let p = if p.wdl_sub > 0 && p.order.is_none() {
@@ -226,8 +247,7 @@ fn compress_codes(
         return Err(bad("a slot order needs grouped distance entries"));
     }
     // In another slot order, the codes (and searched wins) as they will be stored.
-    let stored: Vec<u16>;
-    let stored_searched: SearchedWins;
+    let mut reordered: Option<Reordered> = None;
     let (codes, searched) = match p.order {
         None => (codes, searched),
         Some(o) => {
@@ -255,9 +275,11 @@ fn compress_codes(
                     }
                 });
             }
-            stored = c;
-            stored_searched = SearchedWins { bits };
-            (&stored[..], searched.map(|_| &stored_searched))
+            let r = reordered.insert(Reordered {
+                codes: c,
+                searched: searched.map(|_| SearchedWins { bits }),
+            });
+            (&r.codes[..], r.searched.as_ref())
         }
     };
     let (syms, decoded) = symbols_counted(codes);
@@ -387,8 +409,8 @@ fn compress_codes(
                 dict_len: model.to_bytes().len() as u64,
                 data_len,
             };
-            let r = write_body(dtm, h, encoding, decoded, layout, &body, &p);
-            return r;
+            write_body(dtm, h, encoding, decoded, layout, &body, &p)?;
+            return Ok(reordered);
         }
         // Under the rANS coder, a head: the entries before each sub-block but the first.
         let blocks: Vec<Vec<u8>> = groups
@@ -411,7 +433,7 @@ fn compress_codes(
         let dict = dictionary(&blocks, encoding, &p);
         write_block_file(dtm, h, encoding, decoded, p.dtm_block, &blocks, &dict, &p)?;
     }
-    Ok(())
+    Ok(reordered)
 }
 
 /// The symbols of `codes` (a wasted slot repeating the symbol before it, a draw at the start,
@@ -600,21 +622,30 @@ pub unsafe fn replace_raw(
     }
     let dtm_out = (!wdl_only).then_some(dtm.as_path());
     let codes = raw.codes_in_place()?;
-    compress_codes(&raw.header, &codes, &wdl, dtm_out, p, searched)?;
+    let reordered = compress_reordered(&raw.header, &codes, &wdl, dtm_out, p, searched)?;
     if wdl_only {
         let _ = std::fs::remove_file(&dtm);
     }
     // SAFETY: as above; the files were just renamed into place.
     let c = unsafe { CompressedTable::open(&wdl, dtm_out) }?;
+    // Read back in the files' order, each value against the code stored at its position
+    // (the raw table's, moved there).
+    let (stored, searched) = match &reordered {
+        Some(r) => (&r.codes[..], r.searched.as_ref()),
+        None => (&codes[..], searched),
+    };
     let searched = searched.filter(|_| c.searches_wins);
+    let map = c.slot_map();
     // The wins the file leaves to a search, as decoded (positions only).
     let searched_wins = std::sync::atomic::AtomicU64::new(0);
-    c.verify_with(|slot, got| {
-        same_value(&codes, raw_path, c.has_distances(), searched, slot, got)?;
+    c.verify_stored_with(|at, got| {
+        same_value(stored, c.has_distances(), searched, at, got).map_err(|m| {
+            TableError::Corrupt(raw_path.to_path_buf(), format!("slot {}: {m}", map.map(at)))
+        })?;
         if searched.is_some()
             && got == Value::Win(0)
-            && codes
-                .get(slot as usize)
+            && stored
+                .get(at as usize)
                 .and_then(|&c| Value::decode(c))
                 .is_some()
         {
@@ -622,6 +653,7 @@ pub unsafe fn replace_raw(
         }
         Ok(())
     })?;
+    drop(reordered);
     let searched_wins = searched_wins.into_inner();
     drop(codes);
     drop(raw);
@@ -640,33 +672,29 @@ pub unsafe fn replace_raw(
     })
 }
 
-/// Checks that a slot holding a position decodes to the raw table's value (only its
-/// win/draw/loss without distances; a searched win, `Win(0)`, only where `searched` has it).
+/// Checks that the position `at` of a compressed table, if it holds a position, decodes to the
+/// raw table's value (`codes` and `searched` in the files' order; only its win/draw/loss
+/// without distances; a searched win, `Win(0)`, only where `searched` has it).
 fn same_value(
     codes: &[u16],
-    raw_path: &Path,
     distances: bool,
     searched: Option<&SearchedWins>,
-    slot: u64,
+    at: u64,
     got: Value,
-) -> Result<(), TableError> {
-    let Some(want) = codes.get(slot as usize).and_then(|&c| Value::decode(c)) else {
+) -> Result<(), String> {
+    let Some(want) = codes.get(at as usize).and_then(|&c| Value::decode(c)) else {
         return Ok(());
     };
     let same = if got == Value::Win(0) && distances {
-        searched.is_some_and(|w| w.has(slot) && want.wdl() == got.wdl())
+        searched.is_some_and(|w| w.has(at) && want.wdl() == got.wdl())
     } else if distances {
         got == want
     } else {
         std::mem::discriminant(&got) == std::mem::discriminant(&want)
     };
     if !same {
-        return Err(TableError::Corrupt(
-            raw_path.to_path_buf(),
-            format!(
-                "slot {slot}: the compressed table gives {got:?}, the raw one {want:?} (raw \
-                 table kept)"
-            ),
+        return Err(format!(
+            "the compressed table gives {got:?}, the raw one {want:?} (raw table kept)"
         ));
     }
     Ok(())
@@ -1592,10 +1620,27 @@ impl CompressedTable {
         &self,
         each: impl Fn(u64, Value) -> Result<(), TableError> + Sync,
     ) -> Result<(), TableError> {
+        self.verify_mapped(&self.slot_map(), each)
+    }
+
+    /// [`CompressedTable::verify_with`], handing each value with its position in the files
+    /// (see [`CompressedTable::symbol_stored`]) rather than its slot.
+    pub fn verify_stored_with(
+        &self,
+        each: impl Fn(u64, Value) -> Result<(), TableError> + Sync,
+    ) -> Result<(), TableError> {
+        self.verify_mapped(&SlotMap::new(None), each)
+    }
+
+    /// [`CompressedTable::verify_with`], the positions handed to `each` mapped by `map`.
+    fn verify_mapped(
+        &self,
+        map: &SlotMap,
+        each: impl Fn(u64, Value) -> Result<(), TableError> + Sync,
+    ) -> Result<(), TableError> {
         self.check_sums()?;
         // Groups of blocks decoded in parallel: (wins, losses, longest win, longest loss).
         let firsts: Vec<u64> = (0..self.blocks()).step_by(64).collect();
-        let map = self.slot_map();
         let parts = crate::par::map_items(&firsts, |&first| {
             let (mut wins, mut losses, mut lw, mut ll) = (0u64, 0u64, 0u16, 0u16);
             for b in first..(first + 64).min(self.blocks()) {

@@ -226,7 +226,8 @@ impl DtmModel {
         }
         // The model that codes the sub-block in the fewest bits.
         let m = if self.models() > 1 {
-            self.chooser().best(&mixture::gather(pairs(entries), scratch))
+            self.chooser()
+                .best(&mixture::gather(pairs(entries), scratch))
         } else {
             0
         };
