@@ -258,9 +258,13 @@ fn compress_reordered(
             // (and whole words of bits) a thread.
             let m = SlotMap::new(Some(o));
             let mut c = vec![0u16; n];
-            crate::par::for_each_piece_mut(&mut c, o.per_class() as usize, |start, out| {
-                for (x, slot) in out.iter_mut().zip(m.from(start as u64)) {
-                    *x = codes[slot as usize];
+            let (pc, perm) = (o.per_class() as usize, m.perm());
+            crate::par::for_each_piece_mut(&mut c, pc, |start, out| {
+                for (k, class) in out.chunks_mut(pc).enumerate() {
+                    let src = &codes[start + k * pc..][..pc];
+                    for (x, &r) in class.iter_mut().zip(perm) {
+                        *x = src[r as usize];
+                    }
                 }
             });
             let mut bits = vec![0u64; searched.map_or(0, |w| w.bits.len())];
@@ -1300,9 +1304,9 @@ impl CompressedTable {
                 let (h, rest) = bytes
                     .split_at_checked(head)
                     .ok_or_else(|| corrupt(format!("block {db}: its head cut short")))?;
-                let counts: Vec<usize> = h
+                let counts: Vec<u16> = h
                     .chunks_exact(2)
-                    .map(|c| u16::from_le_bytes([c[0], c[1]]) as usize)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
                     .collect();
                 let list = distances(rest)
                     .ok_or_else(|| corrupt(format!("block {db}: a distance cut short")))?;
@@ -1310,24 +1314,7 @@ impl CompressedTable {
             })?;
             if self.by_sub {
                 let sub = self.wdl.model().map_or(ds, |m| m.sub_slots());
-                let mut at = 0;
-                for (j, g) in part.chunks(sub).enumerate() {
-                    if j > 0 && counts[j - 1] != at {
-                        return Err(corrupt(format!(
-                            "block {db}: its head says {} entries before sub-block {j}, not {at}",
-                            counts[j - 1]
-                        )));
-                    }
-                    let n = g.iter().filter(|&&x| x != SYM_DRAW).count();
-                    let entries = list
-                        .get(at..at + n)
-                        .ok_or_else(|| corrupt(format!("block {db} holds too few distances")))?;
-                    self.group_values(g, entries, &mut out, db)?;
-                    at += n;
-                }
-                if at != list.len() {
-                    return Err(corrupt(format!("block {db} holds too many distances")));
-                }
+                self.sub_block_values(part, sub, &counts, &list, &mut out, db, dtm)?;
                 continue;
             }
             self.group_values(part, &list, &mut out, db)?;
@@ -1344,7 +1331,6 @@ impl CompressedTable {
         if syms.len() != n || syms.contains(&3) {
             return Err(self.corrupt_wdl(format!("block {b}: not {n} symbols of 0, 1 or 2")));
         }
-        let corrupt = |m: String| TableError::Corrupt(dtm.mapped().path().to_path_buf(), m);
         let ds = dtm.layout().block_slots as usize;
         let sub = self.wdl.model().map_or(ds, |m| m.sub_slots());
         let (mut head, mut entries) = (Vec::new(), Vec::new());
@@ -1352,26 +1338,45 @@ impl CompressedTable {
         for (k, part) in syms.chunks(ds).enumerate() {
             let db = b * (self.block_slots() / ds as u64) + k as u64;
             dtm.decode_entries(db, &mut head, &mut entries)?;
-            let mut at = 0;
-            for (j, g) in part.chunks(sub).enumerate() {
-                if j > 0 && head.get(j - 1).map(|&h| h as usize) != Some(at) {
-                    return Err(corrupt(format!(
-                        "block {db}: its head says {:?} entries before sub-block {j}, not {at}",
-                        head.get(j - 1)
-                    )));
-                }
-                let decided = g.iter().filter(|&&x| x != SYM_DRAW).count();
-                let list = entries
-                    .get(at..at + decided)
-                    .ok_or_else(|| corrupt(format!("block {db} holds too few distances")))?;
-                self.group_values(g, list, &mut out, db)?;
-                at += decided;
-            }
-            if at != entries.len() {
-                return Err(corrupt(format!("block {db} holds too many distances")));
-            }
+            self.sub_block_values(part, sub, &head, &entries, &mut out, db, dtm)?;
         }
         Ok(out)
+    }
+
+    /// The values of distance block `db`'s symbols `part` under encodings 13 and 14: each
+    /// `sub`-slot sub-block's from its own entries of `list`, which `head` (the entries before
+    /// each sub-block but the first) must place where the symbols before them do.
+    #[allow(clippy::too_many_arguments)]
+    fn sub_block_values(
+        &self,
+        part: &[u8],
+        sub: usize,
+        head: &[u16],
+        list: &[u16],
+        out: &mut Vec<Value>,
+        db: u64,
+        dtm: &BlockFile,
+    ) -> Result<(), TableError> {
+        let corrupt = |m: String| TableError::Corrupt(dtm.mapped().path().to_path_buf(), m);
+        let mut at = 0;
+        for (j, g) in part.chunks(sub).enumerate() {
+            if j > 0 && head.get(j - 1).map(|&h| h as usize) != Some(at) {
+                return Err(corrupt(format!(
+                    "block {db}: its head says {:?} entries before sub-block {j}, not {at}",
+                    head.get(j - 1)
+                )));
+            }
+            let decided = g.iter().filter(|&&x| x != SYM_DRAW).count();
+            let entries = list
+                .get(at..at + decided)
+                .ok_or_else(|| corrupt(format!("block {db} holds too few distances")))?;
+            self.group_values(g, entries, out, db)?;
+            at += decided;
+        }
+        if at != list.len() {
+            return Err(corrupt(format!("block {db} holds too many distances")));
+        }
+        Ok(())
     }
 
     /// The values of symbols `part` whose entries are `list` (a distance block's, or under

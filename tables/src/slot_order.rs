@@ -153,6 +153,12 @@ impl SlotMap {
         })
     }
 
+    /// Where each rank of a class is stored (and which rank each position of a class holds);
+    /// empty for the identity map.
+    pub fn perm(&self) -> &[u32] {
+        &self.perm
+    }
+
     /// [`SlotOrder::map`] of `slot`.
     #[inline]
     pub fn map(&self, slot: u64) -> u64 {
