@@ -128,7 +128,7 @@ fn get_decoded(b: &[u8]) -> Decoded {
 /// Compresses a raw table into a win/draw/loss file and, given `dtm`, a distance file (each
 /// written atomically).
 pub fn compress(raw: &Table, wdl: &Path, dtm: Option<&Path>, p: Params) -> Result<(), TableError> {
-    compress_codes(&raw.header, &raw.codes_in_place()?, wdl, dtm, p, None)
+    compress_codes(&raw.header, &raw.codes_in_place()?, wdl, dtm, p, None).map(drop)
 }
 
 /// Whether bit `i` of a slot bit set is set.
@@ -162,18 +162,6 @@ fn head_count(bytes: &[u8], j: usize) -> Option<usize> {
         .map(|h| u16::from_le_bytes([h[0], h[1]]) as usize)
 }
 
-/// [`compress`] from the header and every slot's code of a raw table.
-fn compress_codes(
-    h: &Header,
-    codes: &[u16],
-    wdl: &Path,
-    dtm: Option<&Path>,
-    p: Params,
-    searched: Option<&SearchedWins>,
-) -> Result<(), TableError> {
-    compress_reordered(h, codes, wdl, dtm, p, searched).map(drop)
-}
-
 /// The codes of a table and its searched wins in the order its compressed files store them,
 /// when that is not the raw table's.
 struct Reordered {
@@ -181,10 +169,10 @@ struct Reordered {
     searched: Option<SearchedWins>,
 }
 
-/// [`compress_codes`], giving back the codes (and searched wins) in the order the files store
-/// them when it is another (`None`: the raw table's order), for the read-back to go through
-/// in the files' order.
-fn compress_reordered(
+/// [`compress`] from the header and every slot's code of a raw table; gives back the codes
+/// (and searched wins) in the order the files store them when it is another (`None`: the raw
+/// table's order), for the read-back to go through in the files' order.
+fn compress_codes(
     h: &Header,
     codes: &[u16],
     wdl: &Path,
@@ -626,7 +614,7 @@ pub unsafe fn replace_raw(
     }
     let dtm_out = (!wdl_only).then_some(dtm.as_path());
     let codes = raw.codes_in_place()?;
-    let reordered = compress_reordered(&raw.header, &codes, &wdl, dtm_out, p, searched)?;
+    let reordered = compress_codes(&raw.header, &codes, &wdl, dtm_out, p, searched)?;
     if wdl_only {
         let _ = std::fs::remove_file(&dtm);
     }
