@@ -389,7 +389,6 @@ fn compress_codes(
             }
             .map_err(|m| bad(&m))?;
             let (body, data_len) = dtm_rans_body(&model, &groups).map_err(|m| bad(&m))?;
-
             let layout = Layout {
                 block_slots: p.dtm_block,
                 coder: if p.mix {

@@ -57,8 +57,10 @@ pub fn bits(s: &Counts, cost: &[f32]) -> f32 {
     s.iter().map(|&(b, n)| n as f32 * cost[b as usize]).sum()
 }
 
-/// The model (of `costs`) that codes `s` in the fewest bits.
-pub fn best(s: &Counts, costs: &[Vec<f32>]) -> usize {
+/// The model (of `costs`) that codes `s` in the fewest bits, one model at a time: the plain
+/// reference [`Chooser::best`] is tested against (writers use the chooser).
+#[cfg(test)]
+fn best(s: &Counts, costs: &[Vec<f32>]) -> usize {
     let mut best = (0, f32::INFINITY);
     for (m, c) in costs.iter().enumerate() {
         let b = bits(s, c);
@@ -94,8 +96,8 @@ impl Chooser {
         Chooser { models, by_bin }
     }
 
-    /// The model that codes `s` in the fewest bits, the first of equals: what [`best`] gives
-    /// (each model's bits are the same sums, added in the same order).
+    /// The model that codes `s` in the fewest bits, the first of equals: what the tests' plain
+    /// `best` gives (each model's bits are the same sums, added in the same order).
     pub fn best(&self, s: &Counts) -> usize {
         let mut acc = [0f32; MAX_MODELS];
         let acc = &mut acc[..self.models];
