@@ -27,7 +27,7 @@ use crate::packed::{
 use crate::sector_table::{check_header, Header, Table};
 use crate::slot_order::{SlotMap, SlotOrder};
 use crate::sub_cache;
-use crate::value::{Stored, Value, MAX_DISTANCE};
+use crate::value::{loss, win, Stored, Value, DRAW, MAX_DISTANCE};
 use crate::wdl_rans::{WdlCursor, WdlModel};
 use std::path::Path;
 
@@ -627,25 +627,37 @@ pub unsafe fn replace_raw(
     };
     let searched = searched.filter(|_| c.searches_wins);
     let map = c.slot_map();
-    // The wins the file leaves to a search, as decoded (positions only).
-    let searched_wins = std::sync::atomic::AtomicU64::new(0);
-    c.verify_stored_with(|at, got| {
-        same_value(stored, c.has_distances(), searched, at, got).map_err(|m| {
-            TableError::Corrupt(raw_path.to_path_buf(), format!("slot {}: {m}", map.map(at)))
-        })?;
-        if searched.is_some()
-            && got == Value::Win(0)
-            && stored
-                .get(at as usize)
-                .and_then(|&c| Value::decode(c))
-                .is_some()
-        {
-            searched_wins.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let distances = c.has_distances();
+    // Each block's values against the codes at their positions; the wins the file leaves to
+    // a search, as decoded (positions only), counted.
+    let searched_wins = c.verify_stored_blocks(|first, got| {
+        let want = stored.get(first as usize..).unwrap_or(&[]);
+        let want = &want[..want.len().min(got.len())];
+        // The common case, every value with its distance as the raw table has it, at once
+        // (no win is in 0 plies: a block with a searched win's `Win(0)` never passes here).
+        if distances && want == got {
+            return Ok(0);
         }
-        Ok(())
+        let mut found = 0;
+        for (j, &code) in got.iter().enumerate() {
+            if distances && want.get(j) == Some(&code) && code != win(0) {
+                continue;
+            }
+            let at = first + j as u64;
+            let got = decoded_value(code);
+            same_value(stored, distances, searched, at, got).map_err(|m| {
+                TableError::Corrupt(raw_path.to_path_buf(), format!("slot {}: {m}", map.map(at)))
+            })?;
+            if searched.is_some()
+                && got == Value::Win(0)
+                && want.get(j).and_then(|&c| Value::decode(c)).is_some()
+            {
+                found += 1;
+            }
+        }
+        Ok(found)
     })?;
     drop(reordered);
-    let searched_wins = searched_wins.into_inner();
     drop(codes);
     drop(raw);
     std::fs::remove_file(raw_path).map_err(|e| TableError::Io(raw_path.to_path_buf(), e))?;
@@ -1255,7 +1267,22 @@ impl CompressedTable {
     /// [`CompressedTable::stored_at`]`(b S + i)`. Without distances, wins and losses come as
     /// `Win(0)` and `Loss(0)`; a searched win comes as `Win(0)` too.
     pub fn block_values(&self, b: u64) -> Result<Vec<Value>, TableError> {
-        let s = self.block_slots();
+        let mut out = Vec::new();
+        self.block_codes_into(b, &mut out, &mut BlockScratch::default())?;
+        Ok(out.into_iter().map(decoded_value).collect())
+    }
+
+    /// [`CompressedTable::block_values`] as value codes (see [`Value::encode`]; a searched
+    /// win is `Win(0)`'s code), into `out` (cleared first), decoding through `scratch`'s
+    /// buffers: a pass over many blocks allocates nothing per block, and compares codes as
+    /// they lie.
+    pub fn block_codes_into(
+        &self,
+        b: u64,
+        out: &mut Vec<u16>,
+        scratch: &mut BlockScratch,
+    ) -> Result<(), TableError> {
+        out.clear();
         if b >= self.blocks() {
             return Err(self.corrupt_wdl(format!("block {b} of {}", self.blocks())));
         }
@@ -1264,8 +1291,16 @@ impl CompressedTable {
             .as_ref()
             .filter(|d| self.by_sub && d.dtm_model().is_some())
         {
-            return self.rans_block_values(b, dtm);
+            return self.rans_block_codes(b, dtm, out, scratch);
         }
+        *out = self.packed_block_codes(b)?;
+        Ok(())
+    }
+
+    /// [`CompressedTable::block_values`] of a table of the zstd coder (or of rANS win/draw/loss
+    /// beside zstd distances).
+    fn packed_block_codes(&self, b: u64) -> Result<Vec<u16>, TableError> {
+        let s = self.block_slots();
         let packed = self.wdl.with_block(b, |p| Ok(p.to_vec()))?;
         self.check_len(b, &packed)?;
         let n = (self.header.slots - b * s).min(s) as usize;
@@ -1276,9 +1311,9 @@ impl CompressedTable {
         let mut out = Vec::with_capacity(n);
         let Some(dtm) = &self.dtm else {
             out.extend(syms.iter().map(|&x| match x {
-                SYM_WIN => Value::Win(0),
-                SYM_LOSS => Value::Loss(0),
-                _ => Value::Draw,
+                SYM_WIN => win(0),
+                SYM_LOSS => loss(0),
+                _ => DRAW,
             }));
             return Ok(out);
         };
@@ -1301,46 +1336,56 @@ impl CompressedTable {
             })?;
             if self.by_sub {
                 let sub = self.wdl.model().map_or(ds, |m| m.sub_slots());
-                self.sub_block_values(part, sub, &counts, &list, &mut out, db, dtm)?;
+                self.sub_block_codes(part, sub, &counts, &list, &mut out, db, dtm)?;
                 continue;
             }
-            self.group_values(part, &list, &mut out, db)?;
+            self.group_codes(part, &list, &mut out, db)?;
         }
         Ok(out)
     }
 
     /// [`CompressedTable::block_values`] of a table of the rANS coders, decoded straight into
     /// symbols and entries (the same checks, no packing and parsing between).
-    fn rans_block_values(&self, b: u64, dtm: &BlockFile) -> Result<Vec<Value>, TableError> {
-        let mut syms = Vec::with_capacity(self.block_slots() as usize);
-        self.wdl.decode_symbols(b, &mut syms)?;
+    fn rans_block_codes(
+        &self,
+        b: u64,
+        dtm: &BlockFile,
+        out: &mut Vec<u16>,
+        scratch: &mut BlockScratch,
+    ) -> Result<(), TableError> {
+        let BlockScratch {
+            syms,
+            head,
+            entries,
+        } = scratch;
+        syms.clear();
+        self.wdl.decode_symbols(b, syms)?;
         let n = (self.header.slots - b * self.block_slots()).min(self.block_slots()) as usize;
         if syms.len() != n || syms.contains(&3) {
             return Err(self.corrupt_wdl(format!("block {b}: not {n} symbols of 0, 1 or 2")));
         }
         let ds = dtm.layout().block_slots as usize;
         let sub = self.wdl.model().map_or(ds, |m| m.sub_slots());
-        let (mut head, mut entries) = (Vec::new(), Vec::new());
-        let mut out = Vec::with_capacity(n);
+        out.reserve(n);
         for (k, part) in syms.chunks(ds).enumerate() {
             let db = b * (self.block_slots() / ds as u64) + k as u64;
-            dtm.decode_entries(db, &mut head, &mut entries)?;
-            self.sub_block_values(part, sub, &head, &entries, &mut out, db, dtm)?;
+            dtm.decode_entries(db, head, entries)?;
+            self.sub_block_codes(part, sub, head, entries, out, db, dtm)?;
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The values of distance block `db`'s symbols `part` under encodings 13 and 14: each
     /// `sub`-slot sub-block's from its own entries of `list`, which `head` (the entries before
     /// each sub-block but the first) must place where the symbols before them do.
     #[allow(clippy::too_many_arguments)]
-    fn sub_block_values(
+    fn sub_block_codes(
         &self,
         part: &[u8],
         sub: usize,
         head: &[u16],
         list: &[u16],
-        out: &mut Vec<Value>,
+        out: &mut Vec<u16>,
         db: u64,
         dtm: &BlockFile,
     ) -> Result<(), TableError> {
@@ -1357,7 +1402,7 @@ impl CompressedTable {
             let entries = list
                 .get(at..at + decided)
                 .ok_or_else(|| corrupt(format!("block {db} holds too few distances")))?;
-            self.group_values(g, entries, out, db)?;
+            self.group_codes(g, entries, out, db)?;
             at += decided;
         }
         if at != list.len() {
@@ -1368,11 +1413,11 @@ impl CompressedTable {
 
     /// The values of symbols `part` whose entries are `list` (a distance block's, or under
     /// encodings 13 and 14 a sub-block's), appended to `out`.
-    fn group_values(
+    fn group_codes(
         &self,
         part: &[u8],
         list: &[u16],
-        out: &mut Vec<Value>,
+        out: &mut Vec<u16>,
         db: u64,
     ) -> Result<(), TableError> {
         let corrupt = |m: String| {
@@ -1393,7 +1438,7 @@ impl CompressedTable {
         let (mut next, mut next_loss) = (list[..split].iter(), list[split..].iter());
         for &x in part {
             out.push(match x {
-                SYM_DRAW => Value::Draw,
+                SYM_DRAW => DRAW,
                 _ => {
                     let from = if x == SYM_LOSS && self.grouped {
                         &mut next_loss
@@ -1404,9 +1449,11 @@ impl CompressedTable {
                         .next()
                         .ok_or_else(|| corrupt(format!("block {db} holds too few distances")))?;
                     match (x, self.searches_wins) {
-                        (SYM_WIN, true) if h == 0 => Value::Win(0),
-                        (SYM_WIN, true) => self.decided(x, h - 1, || format!("block {db}"))?,
-                        _ => self.decided(x, h, || format!("block {db}"))?,
+                        (SYM_WIN, true) if h == 0 => win(0),
+                        (SYM_WIN, true) => {
+                            self.decided(x, h - 1, || format!("block {db}"))?.encode()
+                        }
+                        _ => self.decided(x, h, || format!("block {db}"))?.encode(),
                     }
                 }
             });
@@ -1612,46 +1659,48 @@ impl CompressedTable {
         &self,
         each: impl Fn(u64, Value) -> Result<(), TableError> + Sync,
     ) -> Result<(), TableError> {
-        self.verify_mapped(&self.slot_map(), each)
+        let map = self.slot_map();
+        self.verify_stored_blocks(|first, codes| {
+            for (&c, slot) in codes.iter().zip(map.from(first)) {
+                each(slot, decoded_value(c))?;
+            }
+            Ok(0)
+        })
+        .map(|_| ())
     }
 
-    /// [`CompressedTable::verify_with`], handing each value with its position in the files
-    /// (see [`CompressedTable::symbol_stored`]) rather than its slot.
-    pub fn verify_stored_with(
+    /// [`CompressedTable::verify`], handing each block's decoded value codes (as
+    /// [`CompressedTable::block_codes_into`] gives them) to `each` with the position of the
+    /// first in the files (see [`CompressedTable::symbol_stored`]); the numbers `each`
+    /// returns are summed.
+    pub fn verify_stored_blocks(
         &self,
-        each: impl Fn(u64, Value) -> Result<(), TableError> + Sync,
-    ) -> Result<(), TableError> {
-        self.verify_mapped(&SlotMap::new(None), each)
-    }
-
-    /// [`CompressedTable::verify_with`], the positions handed to `each` mapped by `map`.
-    fn verify_mapped(
-        &self,
-        map: &SlotMap,
-        each: impl Fn(u64, Value) -> Result<(), TableError> + Sync,
-    ) -> Result<(), TableError> {
+        each: impl Fn(u64, &[u16]) -> Result<u64, TableError> + Sync,
+    ) -> Result<u64, TableError> {
         self.check_sums()?;
-        // Groups of blocks decoded in parallel: (wins, losses, longest win, longest loss).
+        // Groups of blocks decoded in parallel: (wins, losses, longest win, longest loss, sum).
         let firsts: Vec<u64> = (0..self.blocks()).step_by(64).collect();
         let parts = crate::par::map_items(&firsts, |&first| {
-            let (mut wins, mut losses, mut lw, mut ll) = (0u64, 0u64, 0u16, 0u16);
+            let (mut wins, mut losses, mut lw, mut ll, mut sum) = (0u64, 0u64, 0u16, 0u16, 0u64);
+            let (mut codes, mut scratch) = (Vec::new(), BlockScratch::default());
             for b in first..(first + 64).min(self.blocks()) {
-                let slots = map.from(b * self.block_slots());
-                for (v, slot) in self.block_values(b)?.into_iter().zip(slots) {
-                    each(slot, v)?;
-                    match v {
-                        Value::Win(d) => (wins, lw) = (wins + 1, lw.max(d)),
-                        Value::Loss(d) => (losses, ll) = (losses + 1, ll.max(d)),
-                        Value::Draw => {}
-                    }
+                self.block_codes_into(b, &mut codes, &mut scratch)?;
+                sum += each(b * self.block_slots(), &codes)?;
+                // Counted with selects, not branches (the kinds come in no order).
+                for &c in &codes {
+                    let (kind, d) = (c >> 14, c & MAX_DISTANCE);
+                    wins += u64::from(kind == 2);
+                    losses += u64::from(kind == 1);
+                    lw = lw.max(if kind == 2 { d } else { 0 });
+                    ll = ll.max(if kind == 1 { d } else { 0 });
                 }
             }
-            Ok::<_, TableError>((wins, losses, lw, ll))
+            Ok::<_, TableError>((wins, losses, lw, ll, sum))
         });
-        let (mut wins, mut losses, mut lw, mut ll) = (0u64, 0u64, 0u16, 0u16);
+        let (mut wins, mut losses, mut lw, mut ll, mut sum) = (0u64, 0u64, 0u16, 0u16, 0u64);
         for part in parts {
-            let (w, l, a, b) = part?;
-            (wins, losses, lw, ll) = (wins + w, losses + l, lw.max(a), ll.max(b));
+            let (w, l, a, b, n) = part?;
+            (wins, losses, lw, ll, sum) = (wins + w, losses + l, lw.max(a), ll.max(b), sum + n);
         }
         let found = Decoded { wins, losses };
         if found != self.decoded {
@@ -1671,8 +1720,24 @@ impl CompressedTable {
                 ));
             }
         }
-        Ok(())
+        Ok(sum)
     }
+}
+
+/// The value of a code [`CompressedTable::block_codes_into`] decoded: a draw, a win or a
+/// loss (it never gives the wasted-slot code: distances are checked against the header's
+/// longest, at most [`crate::value::MAX_STORED_DISTANCE`]).
+fn decoded_value(code: u16) -> Value {
+    debug_assert_ne!(code, crate::value::WASTED);
+    Value::decode(code).unwrap_or(Value::Draw)
+}
+
+/// Buffers a pass over many blocks decodes through ([`CompressedTable::block_codes_into`]).
+#[derive(Default)]
+pub struct BlockScratch {
+    syms: Vec<u8>,
+    head: Vec<u16>,
+    entries: Vec<u16>,
 }
 
 #[cfg(test)]
