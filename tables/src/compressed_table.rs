@@ -218,13 +218,14 @@ fn compress_codes(
     }
     // A win of an even number of plies or a loss of an odd one: halves would lose the
     // parity, so distances are stored whole, and no win is left to a search.
-    let parity_broken = |&c: &u16| match Value::decode(c) {
-        Some(Value::Win(d)) => d % 2 == 0,
-        Some(Value::Loss(d)) => d % 2 == 1,
-        _ => false,
+    // (A code's low bit is its distance's. Folded with selects, not searched for, so that
+    // it vectorises.)
+    let parity_broken = |broken: bool, &c: &u16| {
+        let kind = c >> 14;
+        broken | ((kind == 1 || kind == 2) && (c & 1 == 1) != (kind == 2))
     };
     let p = Params {
-        whole_plies: p.whole_plies || codes.iter().any(parity_broken),
+        whole_plies: p.whole_plies || codes.iter().fold(false, parity_broken),
         ..p
     };
     let searched = searched.filter(|_| !p.whole_plies);
