@@ -247,6 +247,7 @@ fn compress_codes(
             // (and whole words of bits) a thread.
             let m = SlotMap::new(Some(o));
             let mut c = vec![0u16; n];
+            crate::huge::advise(&c);
             let (pc, perm) = (o.per_class() as usize, m.perm());
             crate::par::for_each_piece_mut(&mut c, pc, |start, out| {
                 for (k, class) in out.chunks_mut(pc).enumerate() {
@@ -432,6 +433,7 @@ fn compress_codes(
 /// as [`symbols`] gives them) and the wins and losses among them, in parallel.
 fn symbols_counted(codes: &[u16]) -> (Vec<u8>, Decoded) {
     let mut syms = vec![0u8; codes.len()];
+    crate::huge::advise(&syms);
     let wins = std::sync::atomic::AtomicU64::new(0);
     let losses = std::sync::atomic::AtomicU64::new(0);
     crate::par::for_each_piece_mut(&mut syms, 1 << 16, |start, out| {

@@ -31,6 +31,7 @@ pub mod compressed_table;
 pub mod derived_table;
 pub mod dtm_rans;
 pub mod format;
+pub mod huge;
 pub mod location;
 pub mod lock;
 pub mod mapped;

@@ -593,24 +593,7 @@ impl<T: Tag> Buckets<T> {
 /// access would miss the TLB. The advice is only a hint; results do not depend on it.
 fn huge_vec<T>(n: usize, init: impl FnMut() -> T) -> Vec<T> {
     let mut v: Vec<T> = Vec::with_capacity(n);
-    #[cfg(target_os = "linux")]
-    {
-        let bytes = n * std::mem::size_of::<T>();
-        if bytes >= 4 << 20 {
-            let start = v.as_mut_ptr() as usize;
-            let page = 4096;
-            let lo = (start + page - 1) & !(page - 1);
-            let hi = (start + bytes) & !(page - 1);
-            if hi > lo {
-                // SAFETY: madvise only gives the kernel a hint about pages inside the vector's
-                // own allocation (rounded inwards to page boundaries); it does not change their
-                // contents, and an error (e.g. no huge page support) is harmless and ignored.
-                unsafe {
-                    libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE);
-                }
-            }
-        }
-    }
+    retro_tables::huge::advise(v.spare_capacity_mut());
     v.extend(std::iter::repeat_with(init).take(n));
     v
 }
