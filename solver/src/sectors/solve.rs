@@ -9,7 +9,7 @@ use crate::sectors::searched::{resolve_searched, searched_wins_marked};
 use crate::sectors::sector::{plan, SectorKey};
 use rayon::prelude::*;
 use retro_tables::any_table::AnyTable;
-use retro_tables::compressed_table::{replace_raw, Params, Replaced};
+use retro_tables::compressed_table::{replace_raw, BlockScratch, Params, Replaced};
 use retro_tables::sector_table::{self, Header};
 use retro_tables::value::{Value, WASTED};
 use retro_tables::TableError;
@@ -549,15 +549,18 @@ pub fn restore_raw<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<bool, Sol
     let map = c.slot_map();
     let group = 1024;
     for first in (0..c.blocks()).step_by(group) {
-        let decoded: Vec<Vec<Value>> = (first..(first + group as u64).min(c.blocks()))
+        let decoded: Vec<Vec<u16>> = (first..(first + group as u64).min(c.blocks()))
             .into_par_iter()
-            .map(|b| c.block_values(b))
+            .map_init(BlockScratch::default, |scratch, b| {
+                let mut out = Vec::new();
+                c.block_codes_into(b, &mut out, scratch).map(|()| out)
+            })
             .collect::<Result<_, TableError>>()
             .map_err(SolveError::Table)?;
-        for (j, values) in decoded.into_iter().enumerate() {
+        for (j, block) in decoded.into_iter().enumerate() {
             let lo = (first + j as u64) * per;
-            for (v, slot) in values.into_iter().zip(map.from(lo)) {
-                codes[slot as usize] = v.encode();
+            for (code, slot) in block.into_iter().zip(map.from(lo)) {
+                codes[slot as usize] = code;
             }
         }
     }
