@@ -234,8 +234,10 @@ fn analyse_names_the_missing_table_and_rejects_unsolvable_rules() {
     );
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
+    // (--compress in it where the free disk is smaller than the raw tables.)
+    let cmd = "retro solve mill --variant nine-mens-morris --rule flying=false";
     assert!(
-        err.contains("retro solve mill --variant nine-mens-morris --rule flying=false --dir")
+        (err.contains(&format!("{cmd} --dir")) || err.contains(&format!("{cmd} --compress --dir")))
             && !err.contains("n-move-rule"),
         "{err}"
     );
@@ -374,6 +376,40 @@ fn analyse_names_the_missing_table_and_rejects_unsolvable_rules() {
     // unit about to be written is checked).
     let o = solve(12, &["--compress", "--max-stones", "4", "-q"]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // Resumed without --compress, the raw tables left (51.9 GiB) exceed the free disk: refused
+    // at once, naming --compress (it would otherwise fill the disk hours later). The missing
+    // start table's hint names --compress too, and what is left.
+    let o = solve(20, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("GiB of disk for their raw tables, 20.0 GiB is free: resume with --compress"),
+        "{err}"
+    );
+    let o = std::process::Command::new(retro_tests::retro_bin())
+        .args(["analyse", "mill", "--dir", fresh.path().to_str().unwrap()])
+        .env("RETRO_FREE_DISK", (20u64 << 30).to_string())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("retro solve mill --variant nine-mens-morris --compress --dir")
+            && err.contains("of the tables present,")
+            && err.contains("of the slots left)"),
+        "{err}"
+    );
+    // With room for the raw tables the hint leaves --compress out.
+    let o = std::process::Command::new(retro_tests::retro_bin())
+        .args(["analyse", "mill", "--dir", fresh.path().to_str().unwrap()])
+        .env("RETRO_FREE_DISK", (100u64 << 30).to_string())
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(
+        err.contains("retro solve mill --variant nine-mens-morris --dir"),
+        "{err}"
+    );
 }
 
 /// `--dry-run` answers for every preset, saying which sectors these rules leave out: all of
@@ -573,7 +609,7 @@ fn a_missing_table_names_the_cost_and_the_cheap_alternatives() {
         "--sector 0,0,9,9".to_string(),
         format!("{sectors} sectors, {slots} slots"),
         format!(
-            "{:.1} GiB of tables",
+            "{:.1} GiB of raw tables",
             (slots * 2) as f64 / (1u64 << 30) as f64
         ),
         "the whole game, placement included".into(),

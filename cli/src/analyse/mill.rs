@@ -38,11 +38,16 @@ pub fn probe_err(db: &Db, variant: &str, dir: &Path, e: ProbeError) -> CliError 
         ProbeError::Missing { sector, .. } => {
             let plan = PlanFigures::new(db, &[sector]);
             let flags = rule_flags(db, variant);
+            // Raw tables beyond the free disk: the solve must compress (as one that was
+            // started with --compress must be resumed).
+            let compress = crate::solve::free_disk_at(&db.folder)
+                .is_some_and(|free| plan.needs_compress(free));
             let mut msg = format!(
                 "no table for sector {sector} of {variant} in {}\n  build it with: retro solve \
-                 mill --variant {variant}{flags} --dir {} --sector {},{},{},{}\n  that solves \
+                 mill --variant {variant}{flags}{} --dir {} --sector {},{},{},{}\n  that solves \
                  {}{} (`--dry-run` shows the plan)",
                 db.folder.display(),
+                if compress { " --compress" } else { "" },
                 dir.display(),
                 sector.w,
                 sector.b,

@@ -387,7 +387,7 @@ fn gib(b: u64) -> f64 {
 
 /// Free disk where a solve writes `folder`: on the folder's file system, or the nearest
 /// folder above it that exists.
-fn free_disk_at(folder: &std::path::Path) -> Option<u64> {
+pub(crate) fn free_disk_at(folder: &std::path::Path) -> Option<u64> {
     folder
         .ancestors()
         .find(|p| p.exists())
@@ -396,8 +396,10 @@ fn free_disk_at(folder: &std::path::Path) -> Option<u64> {
 
 /// Refuses at once a solve into a folder with none of its tables yet whose disk peak by
 /// `--dry-run`'s estimate exceeds the free disk (it would fail hours later), naming what fits:
-/// `--compress`, a `--raw-budget`. A resumed solve is not checked (its tables change the
-/// figures; the unit about to be written is checked before each unit).
+/// `--compress`, a `--raw-budget`. A resumed solve without `--compress` is refused when the
+/// raw tables it has left to write exceed the free disk (a compressed solve resumed without the
+/// flag would fill the disk); a resumed `--compress` solve is not checked here (its tables
+/// change the figures; the unit about to be written is checked before each unit).
 fn check_disk<R: SectorRules>(
     db: &SectorDb<R>,
     f: &PlanFigures,
@@ -422,7 +424,10 @@ fn check_disk<R: SectorRules>(
         (Some(_), None) => f.compress_peak,
         (Some(_), Some(b)) => f.disk_under_budget(db, b).peak,
     };
-    if f.existing > 0 || need <= free {
+    if f.existing > 0 {
+        return check_resumed_raw(db, f, opts, free);
+    }
+    if need <= free {
         return Ok(());
     }
     let what = match (opts.compress, budget) {
@@ -457,6 +462,29 @@ fn check_disk<R: SectorRules>(
         gib(free),
         db.folder.display(),
         100.0 * crate::solve::plan::COMPRESSED_SHARE
+    )))
+}
+
+/// [`check_disk`] of a resumed solve: without `--compress`, the raw tables of the units left
+/// must fit the free disk.
+fn check_resumed_raw<R: SectorRules>(
+    db: &SectorDb<R>,
+    f: &PlanFigures,
+    opts: &SolveOpts,
+    free: u64,
+) -> Result<(), CliError> {
+    let need = f.left.0 * 2;
+    if opts.compress.is_some() || need <= free {
+        return Ok(());
+    }
+    Err(CliError::other(format!(
+        "the {} units left to solve in {} need about {:.1} GiB of disk for their raw tables, \
+         {:.1} GiB is free: resume with --compress, which compresses each unit's tables once no \
+         unit left reads them (`--dry-run --compress` shows its disk figures)",
+        f.left.1,
+        db.folder.display(),
+        gib(need),
+        gib(free),
     )))
 }
 

@@ -181,18 +181,33 @@ impl PlanFigures {
         self.largest * SOLVE_BYTES_PER_SLOT
     }
 
-    /// One line: sectors, slots, disk, memory and a rough time.
+    /// One line: sectors, slots, disk, memory and a rough time (of what is left when some
+    /// tables are present).
     pub fn summary(&self) -> String {
+        let left = if self.existing == 0 {
+            String::new()
+        } else {
+            format!(
+                " ({} of the tables present, {} of the slots left)",
+                self.existing, self.left.0
+            )
+        };
         format!(
-            "{} sector{}, {} slots, about {} of tables and {} of memory at the peak, roughly \
-             {} on 2 cores",
+            "{} sector{}, {} slots{left}, about {} of raw tables and {} of memory at the peak, \
+             roughly {} on 2 cores",
             self.sectors,
             if self.sectors == 1 { "" } else { "s" },
             self.slots,
             bytes_text(self.disk_bytes()),
             bytes_text(self.peak_bytes()),
-            rough_time(self.slots)
+            rough_time(self.left.0)
         )
+    }
+
+    /// Whether the raw tables left to write exceed `free` bytes of disk, so that the solve
+    /// must compress (`--compress`).
+    pub fn needs_compress(&self, free: u64) -> bool {
+        self.left.0 * 2 > room(free)
     }
 }
 
