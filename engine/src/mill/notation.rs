@@ -1,6 +1,6 @@
 //! The reference app's FEN (17-field and legacy 12-field forms) and both move forms.
 
-use super::geometry::Bits;
+use super::geometry::{Bits, Board};
 use super::position::{GameOver, Mill, Move, Position, Step, StepList, NO_POINT};
 use super::rules::MillAction;
 use crate::{Color, NotationError};
@@ -483,10 +483,28 @@ impl Mill {
         })
     }
 
-    /// Draws the board as a player would, with the FEN-independent state below it.
+    /// Draws the board as a player would (with its diagonals where they are lines), with the
+    /// FEN-independent state below it.
     pub fn diagram(&self, p: &Position) -> String {
         let g = self.geo;
-        let template: &[&str] = if g.rings == 3 {
+        let template: &[&str] = if g.board == Board::Morris24D {
+            &[
+                "7 a7 ----------- d7 ----------- g7",
+                "  | \\            |            / |",
+                "6 |    b6 ------ d6 ------ f6   |",
+                "  |    | \\       |       / |    |",
+                "5 |    |    c5 - d5 - e5   |    |",
+                "  |    |    |         |    |    |",
+                "4 a4 - b4 - c4        e4 - f4 - g4",
+                "  |    |    |         |    |    |",
+                "3 |    |    c3 - d3 - e3   |    |",
+                "  |    | /       |       \\ |    |",
+                "2 |    b2 ------ d2 ------ f2   |",
+                "  | /            |            \\ |",
+                "1 a1 ----------- d1 ----------- g1",
+                "  a    b    c    d    e    f    g",
+            ]
+        } else if g.rings == 3 {
             &[
                 "7 a7 ----------- d7 ----------- g7",
                 "  |              |              |",
@@ -600,4 +618,41 @@ pub fn bits(mut set: Bits) -> impl Iterator<Item = u8> {
             Some(p)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::mill::rules::Profile;
+    use crate::mill::Mill;
+
+    /// The board with diagonals draws them, each between the two corners it joins (rows of
+    /// the diagram two apart, the diagonal's character midway); the others draw none.
+    #[test]
+    fn diagrams_draw_the_diagonals_of_boards_that_have_them() {
+        let diagram = |name: &str| {
+            let m = Mill::new(Profile::preset(name).unwrap());
+            m.diagram(&m.start())
+        };
+        let d = diagram("morabaraba");
+        let lines: Vec<&str> = d.lines().collect();
+        let at = |row: usize, col: usize| lines[row].chars().nth(col);
+        // a7-b6-c5, g7-f6-e5, c3-b2-a1, e3-f2-g1 (the points at columns 2, 7, 12 / 32, 27, 22).
+        for (row, col, c) in [
+            (1, 4, '\\'),
+            (3, 9, '\\'),
+            (1, 30, '/'),
+            (3, 25, '/'),
+            (9, 9, '/'),
+            (11, 4, '/'),
+            (9, 25, '\\'),
+            (11, 30, '\\'),
+        ] {
+            assert_eq!(at(row, col), Some(c), "row {row} col {col}:\n{d}");
+        }
+        assert_eq!(d.matches(['/', '\\']).count(), 8, "{d}");
+        for plain in ["nine-mens-morris", "lasker-morris", "six-mens-morris"] {
+            let d = diagram(plain);
+            assert!(!d.contains('/') && !d.contains('\\'), "{plain}:\n{d}");
+        }
+    }
 }
