@@ -147,6 +147,14 @@ impl Sums {
         self.block
     }
 
+    /// The base-2 logarithm of [`Sums::block_bytes`] (a power of two): the block of body byte
+    /// `i` is `i >> block_shift()`, a shift where a division by a size known only at run time
+    /// took a solve's table lookups most of their time.
+    #[inline]
+    pub fn block_shift(self) -> u32 {
+        self.block.trailing_zeros()
+    }
+
     /// Blocks of a body of `body_len` bytes.
     pub fn block_count(self, body_len: u64) -> u64 {
         body_len.div_ceil(self.block as u64)
@@ -262,6 +270,9 @@ mod tests {
         assert_eq!(Sums::of(3), Sums::CURRENT);
         assert_eq!(Sums::of(crate::format::FORMAT_VERSION), Sums::CURRENT);
         assert_eq!(Sums::CURRENT.block_bytes(), crate::format::BLOCK_BYTES);
+        for s in [Sums::CURRENT, Sums::V2] {
+            assert_eq!(1 << s.block_shift(), s.block_bytes());
+        }
         assert_eq!(Sums::V2.block_count(16 << 10), 1);
         assert_eq!(Sums::CURRENT.block_count(16 << 10), 4);
         assert_eq!(Sums::CURRENT.block_count((16 << 10) + 1), 5);

@@ -201,8 +201,8 @@ impl Mapped {
             ));
         }
         if range.start < range.end {
-            let size = self.sums.block_bytes();
-            for b in range.start / size..=(range.end - 1) / size {
+            let shift = self.sums.block_shift();
+            for b in range.start >> shift..=(range.end - 1) >> shift {
                 if !self.is_checked(b) {
                     self.check_block(b, validate)?;
                 }
