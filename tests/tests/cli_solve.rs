@@ -62,6 +62,37 @@ fn solve_analyse_verify_round_trip() {
         .any(|s| s["sector"] == "0_0_6_6" && s["draws"] == 1));
     // The whole game solved: the start position's value (Six Men's Morris is a draw).
     assert_eq!(v["start"]["result"], "draw", "{}", v["start"]);
+    // The totals add up the sectors' rows: 3,101,821 positions (README), the longest win that
+    // of a sector with it, the tables' bytes those of the files in the folder.
+    let t = &v["totals"];
+    let sum = |f: &str| -> u64 { sectors.iter().map(|s| s[f].as_u64().unwrap()).sum() };
+    assert_eq!(t["positions"], 3_101_821, "{t}");
+    for f in ["positions", "wins", "draws", "losses"] {
+        assert_eq!(t[f].as_u64(), Some(sum(f)), "{f}: {t}");
+    }
+    let longest = sectors
+        .iter()
+        .map(|s| s["longest_win"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    assert_eq!(t["longest_win"].as_u64(), Some(longest), "{t}");
+    assert!(sectors
+        .iter()
+        .any(|s| s["sector"] == t["longest_win_sector"] && s["longest_win"] == longest));
+    let placing: u64 = sectors
+        .iter()
+        .filter(|s| !s["sector"].as_str().unwrap().ends_with("_0_0"))
+        .map(|s| s["positions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(t["placing_positions"].as_u64(), Some(placing), "{t}");
+    let files: u64 = std::fs::read_dir(d)
+        .unwrap()
+        .flat_map(|e| std::fs::read_dir(e.unwrap().path()).unwrap())
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name().to_string_lossy().contains(".rtb"))
+        .map(|e| e.metadata().unwrap().len())
+        .sum();
+    assert_eq!(t["table_bytes"].as_u64(), Some(files), "{t}");
 
     let o = retro(
         &[

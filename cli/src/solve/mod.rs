@@ -555,13 +555,19 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
     let start_value = start_value()?;
     let (compressed, compress_seconds, searched_wins) =
         *bars.compressed.lock().expect("compress lock");
+    let t = Totals::of(&reports, &db.folder);
     if as_json {
         println!(
             "{}",
             json!({"variant": label, "dir": db.folder.display().to_string(), "seconds": total,
                    "sectors": rows, "start": start_value.map(|(_, j)| j),
                    "compressed": compressed, "compress_seconds": compress_seconds,
-                   "searched_wins": searched_wins})
+                   "searched_wins": searched_wins,
+                   "totals": {"positions": t.positions, "wins": t.wins, "draws": t.draws,
+                              "losses": t.losses, "placing_positions": t.placing,
+                              "longest_win": t.longest.0,
+                              "longest_win_sector": t.longest.1.map(|k| k.to_string()),
+                              "table_bytes": t.bytes}})
         );
         return Ok(());
     }
@@ -594,6 +600,21 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
         reports.len(),
         db.folder.display()
     );
+    println!(
+        "{} wins, {} draws, {} losses for the side to move ({} positions with stones in hand, \
+         {} without); longest win {} plies{}; tables {:.3} GB ({} bytes) in the folder",
+        t.wins,
+        t.draws,
+        t.losses,
+        t.placing,
+        t.positions - t.placing,
+        t.longest.0,
+        t.longest
+            .1
+            .map_or(String::new(), |k| format!(" (sector {k})")),
+        t.bytes as f64 / 1e9,
+        t.bytes
+    );
     if compressed > 0 {
         println!(
             "{compressed} tables compressed or derived in {compress_seconds:.1} s of it \
@@ -604,6 +625,67 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
         println!("start position: {text}");
     }
     Ok(())
+}
+
+/// What a solve's report adds up to over its sectors (those it solved and those it kept).
+struct Totals {
+    positions: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    /// Positions of sectors with stones in hand.
+    placing: u64,
+    /// The longest win and its sector (the first of the longest).
+    longest: (u16, Option<SectorKey>),
+    /// Bytes of the table files in the folder (raw, compressed and derived).
+    bytes: u64,
+}
+
+impl Totals {
+    fn of(
+        reports: &[retro_solver::sectors::solve::SectorReport],
+        folder: &std::path::Path,
+    ) -> Self {
+        let mut t = Totals {
+            positions: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            placing: 0,
+            longest: (0, None),
+            bytes: table_bytes(folder),
+        };
+        for r in reports {
+            let c = &r.counts;
+            t.positions += c.positions;
+            t.wins += c.wins;
+            t.draws += c.draws;
+            t.losses += c.losses;
+            if r.key.wf > 0 || r.key.bf > 0 {
+                t.placing += c.positions;
+            }
+            if t.longest.1.is_none() || c.longest_win > t.longest.0 {
+                t.longest = (c.longest_win, Some(r.key));
+            }
+        }
+        t
+    }
+}
+
+/// Bytes of the table files (`.rtb*`) directly in `folder` (0 if it cannot be read).
+fn table_bytes(folder: &std::path::Path) -> u64 {
+    std::fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| {
+            e.path()
+                .extension()
+                .is_some_and(|x| x.to_string_lossy().starts_with("rtb"))
+        })
+        .filter_map(|e| e.metadata().ok())
+        .map(|m| m.len())
+        .sum()
 }
 
 /// Runs `retro solve`.
