@@ -417,13 +417,16 @@ fn analyse_names_the_missing_table_and_rejects_unsolvable_rules() {
         err.contains("GiB of disk for their raw tables, 20.0 GiB is free: resume with --compress"),
         "{err}"
     );
-    let o = std::process::Command::new(retro_tests::retro_bin())
-        .args(["analyse", "mill", "--dir", fresh.path().to_str().unwrap()])
-        .env("RETRO_FREE_DISK", (20u64 << 30).to_string())
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
+    let analyse = |free_gib: u64| {
+        let o = std::process::Command::new(retro_tests::retro_bin())
+            .args(["analyse", "mill", "--dir", fresh.path().to_str().unwrap()])
+            .env("RETRO_FREE_DISK", (free_gib << 30).to_string())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1));
+        stderr(&o)
+    };
+    let err = analyse(20);
     assert!(
         err.contains("retro solve mill --variant nine-mens-morris --compress --dir")
             && err.contains("of the tables present,")
@@ -431,12 +434,7 @@ fn analyse_names_the_missing_table_and_rejects_unsolvable_rules() {
         "{err}"
     );
     // With room for the raw tables the hint leaves --compress out.
-    let o = std::process::Command::new(retro_tests::retro_bin())
-        .args(["analyse", "mill", "--dir", fresh.path().to_str().unwrap()])
-        .env("RETRO_FREE_DISK", (100u64 << 30).to_string())
-        .output()
-        .unwrap();
-    let err = stderr(&o);
+    let err = analyse(100);
     assert!(
         err.contains("retro solve mill --variant nine-mens-morris --dir"),
         "{err}"
