@@ -923,22 +923,17 @@ pub struct Counts {
     pub longest_win: u16,
 }
 
-/// Counts the values of a sector.
-pub fn count(values: &[u16]) -> Counts {
-    let mut c = Counts::default();
-    for &v in values {
-        match Value::decode(v) {
-            Some(Value::Win(d)) => {
-                c.wins += 1;
-                c.longest_win = c.longest_win.max(d);
-            }
-            Some(Value::Draw) => c.draws += 1,
-            Some(Value::Loss(_)) => c.losses += 1,
-            None => continue,
+impl Counts {
+    /// The counts a table's header holds (its values tallied when it was written).
+    pub fn of_header(h: &retro_tables::sector_table::Header) -> Counts {
+        Counts {
+            positions: h.wins + h.draws + h.losses,
+            wins: h.wins,
+            draws: h.draws,
+            losses: h.losses,
+            longest_win: h.longest_win,
         }
-        c.positions += 1;
     }
-    c
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use crate::sectors::db::{Db, ProbeError};
 use crate::sectors::derive::{derivable, derive_raw, derived_codes};
 use crate::sectors::forward::Forward;
-use crate::sectors::retro::{count, solve_unit_with, Counts, Progress, Solved};
+use crate::sectors::retro::{solve_unit_with, Counts, Progress, Solved};
 use crate::sectors::rules::SectorRules;
 use crate::sectors::searched::{resolve_searched, searched_wins_marked};
 use crate::sectors::sector::{plan, SectorKey};
@@ -427,13 +427,7 @@ pub fn solve_with<R: Forward>(
             for h in existing.into_iter().flatten() {
                 let r = SectorReport {
                     key: h.sector,
-                    counts: Counts {
-                        positions: h.wins + h.draws + h.losses,
-                        wins: h.wins,
-                        draws: h.draws,
-                        losses: h.losses,
-                        longest_win: h.longest_win,
-                    },
+                    counts: Counts::of_header(&h),
                     slots: h.slots,
                     seconds: 0.0,
                     reused: true,
@@ -499,7 +493,8 @@ pub fn solve_with<R: Forward>(
             db.forget(key);
             let r = SectorReport {
                 key,
-                counts: count(&values),
+                // The header's counts: the values were tallied once, for it.
+                counts: Counts::of_header(&header),
                 slots: values.len() as u64,
                 seconds,
                 reused: false,
