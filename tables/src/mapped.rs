@@ -15,7 +15,7 @@ use memmap2::{Advice, Mmap};
 use std::fs::File;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// Checks of one block's contents beyond its checksum: `(offset in the body, bytes)`, an error
 /// message if a value is out of what the header allows.
@@ -31,6 +31,9 @@ pub struct Mapped {
     body_len: usize,
     /// One bit per block: set once the block passed its checks.
     checked: Box<[AtomicU64]>,
+    /// Blocks not checked yet: once none is left, reads skip the bits (a solve's lookups
+    /// into a big dependency touch every block of it early on, then billions of times more).
+    unchecked: AtomicUsize,
 }
 
 fn u64_at(b: &[u8], o: usize) -> u64 {
@@ -91,6 +94,7 @@ impl Mapped {
             checked: (0..blocks.div_ceil(64))
                 .map(|_| AtomicU64::new(0))
                 .collect(),
+            unchecked: AtomicUsize::new(blocks),
         };
         if version == 1 {
             let _ = m.map.advise(Advice::Sequential);
@@ -156,6 +160,7 @@ impl Mapped {
     }
 
     fn mark_all(&self) {
+        self.unchecked.store(0, Ordering::Relaxed);
         for w in self.checked.iter() {
             w.store(u64::MAX, Ordering::Relaxed);
         }
@@ -183,7 +188,10 @@ impl Mapped {
             )));
         }
         validate(start, bytes).map_err(|m| corrupt(format!("block {b}: {m}")))?;
-        self.checked[b / 64].fetch_or(1 << (b % 64), Ordering::Relaxed);
+        let bit = 1 << (b % 64);
+        if self.checked[b / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0 {
+            self.unchecked.fetch_sub(1, Ordering::Relaxed);
+        }
         Ok(())
     }
 
@@ -200,7 +208,7 @@ impl Mapped {
                 ),
             ));
         }
-        if range.start < range.end {
+        if range.start < range.end && self.unchecked.load(Ordering::Relaxed) != 0 {
             let shift = self.sums.block_shift();
             for b in range.start >> shift..=(range.end - 1) >> shift {
                 if !self.is_checked(b) {

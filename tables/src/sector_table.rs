@@ -412,6 +412,13 @@ mod tests {
         assert!(t.code(10).is_ok());
         let e = t.code(10_000).unwrap_err().to_string();
         assert!(e.contains("fails its checksum"), "{e}");
+        // Every other block read and checked: reads stop checking only once every block
+        // passed, which the damaged one never does.
+        assert!(t.code(19_999).is_ok());
+        assert_eq!(t.blocks_checked(), (2, 3));
+        for _ in 0..2 {
+            assert!(t.code(10_000).is_err());
+        }
         assert!(t.verify().is_err());
         drop(t);
         // A version-3 file relabelled as version 2 is refused (its trailer's length differs).
