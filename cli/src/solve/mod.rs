@@ -672,18 +672,14 @@ impl Totals {
     }
 }
 
-/// Bytes of the table files (`.rtb*`) directly in `folder` (0 if it cannot be read).
+/// Bytes of the table files in `folder` (those `retro verify` reads, but for the `.tmp` files
+/// of interrupted writes; 0 if it cannot be read).
 fn table_bytes(folder: &std::path::Path) -> u64 {
-    std::fs::read_dir(folder)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| {
-            e.path()
-                .extension()
-                .is_some_and(|x| x.to_string_lossy().starts_with("rtb"))
-        })
-        .filter_map(|e| e.metadata().ok())
+    retro_tables::verify::table_files(folder)
+        .unwrap_or_default()
+        .iter()
+        .filter(|p| p.extension().is_none_or(|e| e != "tmp"))
+        .filter_map(|p| p.metadata().ok())
         .map(|m| m.len())
         .sum()
 }
