@@ -76,3 +76,97 @@ fn dara_marks_agree() {
     let (sectors, marked) = marks_agree(&db, &[key(3, 3, 0, 0)]);
     assert!(sectors >= 1 && marked > 100, "{sectors} {marked}");
 }
+
+/// Stops a solve (a panic) as unit `at` starts, as a kill would.
+struct StopAt(usize);
+
+impl retro_solver::sectors::retro::Progress for StopAt {
+    fn init(&self, _: u64) {}
+    fn pass(&self, _: u16) {}
+}
+
+impl retro_solver::sectors::solve::SolveObserver for StopAt {
+    fn unit_start(&self, _: &[SectorKey], _: u64, index: usize, _: usize) {
+        if index == self.0 {
+            panic!("stopped at unit {index}");
+        }
+    }
+    fn sector_done(&self, _: &retro_solver::sectors::solve::SectorReport) {}
+}
+
+/// Every file of a folder (the lock left out), by name.
+fn files(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    walk(dir)
+        .into_iter()
+        .filter(|p| p.file_name().unwrap() != "solve.lock")
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect()
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// A `--compress` solve stopped between solving a unit and compressing its tables leaves their
+/// searched-win marks saved beside them (the search's own choice); resumed, it ends with the
+/// files of a solve run straight through, and no marks files.
+#[test]
+fn a_stopped_compress_solve_resumes_with_its_saved_marks() {
+    use retro_solver::sectors::saved_marks;
+    use retro_solver::sectors::solve::{solve_with, SolveOptions};
+    let profile = || Profile::preset("six-mens-morris").unwrap();
+    let options = SolveOptions {
+        compress: Some(retro_tables::compressed_table::Params::default()),
+        ..SolveOptions::default()
+    };
+    let straight = tempfile::tempdir().unwrap();
+    let db = Db::new(Mill::new(profile()), straight.path());
+    let start = retro_solver::mill::sectors::start_sector(&db.game().profile);
+    let units = plan(&db.rules, &[start]).len();
+    solve_with(&db, &[start], &(), options).unwrap();
+    let want = files(straight.path());
+    assert!(!want.keys().any(|n| n.ends_with(".marks")));
+    // Stopped at the first unit that leaves saved marks behind.
+    let mut checked = 0;
+    for at in units / 3..units {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::new(Mill::new(profile()), dir.path());
+        let stopped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            solve_with(&db, &[start], &StopAt(at), options)
+        }));
+        assert!(stopped.is_err());
+        drop(db);
+        let db = Db::new(Mill::new(profile()), dir.path());
+        for p in walk(dir.path()) {
+            if p.extension().is_some_and(|e| e == "marks") {
+                let table = p.with_extension("rtb");
+                let stem = table.file_stem().unwrap().to_string_lossy().to_string();
+                let k = SectorKey::parse(stem.strip_prefix("sector_").unwrap()).unwrap();
+                let t = db.table(k).unwrap();
+                let saved = saved_marks::load(&table, t.0.header()).expect("marks load");
+                let searched = searched_wins(&db, k).unwrap().expect("searched wins");
+                assert!(saved == searched.bits, "{k}: the saved marks differ");
+                checked += 1;
+            }
+        }
+        if checked == 0 {
+            continue;
+        }
+        solve_with(&db, &[start], &(), options).unwrap();
+        assert!(files(dir.path()) == want, "stopped at unit {at}");
+        break;
+    }
+    assert!(checked > 0, "no stop left marks behind");
+}

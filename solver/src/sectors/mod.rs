@@ -12,6 +12,7 @@ pub mod prefetch;
 pub mod resources;
 pub mod retro;
 pub mod rules;
+pub mod saved_marks;
 pub mod searched;
 pub mod sector;
 pub mod solve;

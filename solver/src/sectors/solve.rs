@@ -5,6 +5,7 @@ use crate::sectors::derive::{derivable, derive_raw, derived_codes};
 use crate::sectors::forward::Forward;
 use crate::sectors::retro::{solve_unit_with, Counts, Progress, Solved};
 use crate::sectors::rules::SectorRules;
+use crate::sectors::saved_marks;
 use crate::sectors::searched::{resolve_searched, searched_wins_marked};
 use crate::sectors::sector::{plan, SectorKey};
 use rayon::prelude::*;
@@ -293,7 +294,16 @@ pub fn solve_with<R: Forward>(
         let searched = if keep {
             None
         } else {
+            // The marks of a unit this run solved, else those an earlier run saved beside
+            // the table (else the wins are searched).
             let marked = marks.lock().expect("marks lock").remove(&k);
+            let marked = match marked {
+                Some(m) => Some(m),
+                None => db
+                    .table(k)
+                    .ok()
+                    .and_then(|t| saved_marks::load(&path, t.0.header())),
+            };
             searched_wins_marked(db, k, marked).map_err(SolveError::Probe)?
         };
         db.forget(k);
@@ -321,6 +331,9 @@ pub fn solve_with<R: Forward>(
             unsafe { replace_raw(&path, params, false, false, searched.as_ref()) }
                 .map_err(SolveError::Table)?
         };
+        if !keep {
+            saved_marks::remove(&path).map_err(SolveError::Table)?;
+        }
         observer.compressed(k, &r, t0.elapsed().as_secs_f64());
         Ok(())
     };
@@ -485,11 +498,13 @@ pub fn solve_with<R: Forward>(
         let seconds = start.elapsed().as_secs_f64();
         for s in solved {
             let (key, values) = (s.key, s.values);
-            if let Some(bits) = s.searched {
-                marks.lock().expect("marks lock").insert(key, bits);
-            }
             let header = Header::from_values(db.rules.game_id(), db.fingerprint(), key, &values);
             sector_table::write(&db.path(key), &header, &values).map_err(SolveError::Table)?;
+            if let Some(bits) = s.searched {
+                // Saved too, for a run that resumes before the table is compressed.
+                saved_marks::save(&db.path(key), &header, &bits).map_err(SolveError::Table)?;
+                marks.lock().expect("marks lock").insert(key, bits);
+            }
             db.forget(key);
             let r = SectorReport {
                 key,
