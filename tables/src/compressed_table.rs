@@ -22,7 +22,7 @@ use crate::format::{
 };
 use crate::packed::{
     decided_between, distance_at, distances, losses_between, pack, put_distance, symbol_of,
-    symbols, unpack_at, wins_between, SYM_DRAW, SYM_LOSS, SYM_WIN,
+    unpack_at, wins_between, SYM_DRAW, SYM_LOSS, SYM_WIN,
 };
 use crate::sector_table::{check_header, Header, Table};
 use crate::slot_order::{SlotMap, SlotOrder};
@@ -162,16 +162,61 @@ fn head_count(bytes: &[u8], j: usize) -> Option<usize> {
         .map(|h| u16::from_le_bytes([h[0], h[1]]) as usize)
 }
 
-/// The codes of a table and its searched wins in the order its compressed files store them,
-/// when that is not the raw table's.
-struct Reordered {
-    codes: Vec<u16>,
-    searched: Option<SearchedWins>,
+/// A raw table's codes in the order its compressed files store them (position `at` holds slot
+/// `map(at)`), read through the class permutation rather than copied: the copy, two bytes a
+/// slot of fresh memory, took a sixth of the compression's time, most of it the kernel zeroing
+/// the pages.
+#[derive(Clone, Copy)]
+struct InFileOrder<'a> {
+    codes: &'a [u16],
+    /// Which slot of its class each position holds ([`SlotMap::perm`]); empty: the same order.
+    perm: &'a [u32],
 }
 
-/// [`compress`] from the header and every slot's code of a raw table; gives back the codes
-/// (and searched wins) in the order the files store them when it is another (`None`: the raw
-/// table's order), for the read-back to go through in the files' order.
+impl InFileOrder<'_> {
+    fn len(&self) -> usize {
+        self.codes.len()
+    }
+
+    /// The code at position `at`.
+    #[inline]
+    fn at(&self, at: usize) -> u16 {
+        if self.perm.is_empty() {
+            return self.codes[at];
+        }
+        let base = at - at % self.perm.len();
+        self.codes[base + self.perm[at - base] as usize]
+    }
+
+    /// The codes at positions `first ..` into `out` (one division for the run).
+    fn fill(&self, first: usize, out: &mut [u16]) {
+        if self.perm.is_empty() {
+            out.copy_from_slice(&self.codes[first..first + out.len()]);
+            return;
+        }
+        let pc = self.perm.len();
+        let (mut base, mut r) = (first - first % pc, first % pc);
+        for x in out.iter_mut() {
+            *x = self.codes[base + self.perm[r] as usize];
+            r += 1;
+            if r == pc {
+                (base, r) = (base + pc, 0);
+            }
+        }
+    }
+
+    /// The symbol of the last position before `at` that holds one (a draw if none).
+    fn symbol_before(&self, at: usize) -> u8 {
+        (0..at)
+            .rev()
+            .find_map(|t| symbol_of(self.at(t)))
+            .unwrap_or(SYM_DRAW)
+    }
+}
+
+/// [`compress`] from the header and every slot's code of a raw table; gives back the searched
+/// wins in the order the files store them when it is another (`None`: the raw table's order,
+/// or no searched wins), for the read-back to go through in the files' order.
 fn compress_codes(
     h: &Header,
     codes: &[u16],
@@ -179,7 +224,7 @@ fn compress_codes(
     dtm: Option<&Path>,
     p: Params,
     searched: Option<&SearchedWins>,
-) -> Result<Option<Reordered>, TableError> {
+) -> Result<Option<SearchedWins>, TableError> {
     let bad = |m: &str| TableError::Mismatch(wdl.to_path_buf(), m.to_string());
     // The rANS coder's files name their slot order; without one, zstd blocks.
     let p = if p.wdl_sub > 0 && p.order.is_none() {
@@ -235,46 +280,35 @@ fn compress_codes(
     if p.order.is_some() && dtm.is_some() && !p.grouped {
         return Err(bad("a slot order needs grouped distance entries"));
     }
-    // In another slot order, the codes (and searched wins) as they will be stored.
-    let mut reordered: Option<Reordered> = None;
-    let (codes, searched) = match p.order {
-        None => (codes, searched),
-        Some(o) => {
-            if !(n as u64).is_multiple_of(o.per_class()) {
-                return Err(bad("a slot order of another table"));
-            }
-            // The map is its own inverse: position `at` stores slot `map(at)`. Whole classes
-            // (and whole words of bits) a thread.
-            let m = SlotMap::new(Some(o));
-            let mut c = vec![0u16; n];
-            crate::huge::advise(&c);
-            let (pc, perm) = (o.per_class() as usize, m.perm());
-            crate::par::for_each_piece_mut(&mut c, pc, |start, out| {
-                for (k, class) in out.chunks_mut(pc).enumerate() {
-                    let src = &codes[start + k * pc..][..pc];
-                    for (x, &r) in class.iter_mut().zip(perm) {
-                        *x = src[r as usize];
+    // In another slot order, the codes as they will be stored (read through the order's
+    // map) and the searched wins reordered (a bit a slot).
+    if p.order
+        .is_some_and(|o| !(n as u64).is_multiple_of(o.per_class()))
+    {
+        return Err(bad("a slot order of another table"));
+    }
+    let m = SlotMap::new(p.order);
+    let codes = InFileOrder {
+        codes,
+        perm: m.perm(),
+    };
+    let mut reordered: Option<SearchedWins> = None;
+    let searched = match (p.order, searched) {
+        (Some(_), Some(w)) => {
+            // Whole words of bits a thread.
+            let mut bits = vec![0u64; w.bits.len()];
+            crate::par::for_each_piece_mut(&mut bits, 1, |start, out| {
+                let mut slots = m.from(64 * start as u64);
+                for (k, word) in out.iter_mut().enumerate() {
+                    let first = 64 * (start + k);
+                    for (i, slot) in (&mut slots).take(64.min(n - first)).enumerate() {
+                        *word |= (bit(&w.bits, slot as usize) as u64) << i;
                     }
                 }
             });
-            let mut bits = vec![0u64; searched.map_or(0, |w| w.bits.len())];
-            if let Some(w) = searched {
-                crate::par::for_each_piece_mut(&mut bits, 1, |start, out| {
-                    let mut slots = m.from(64 * start as u64);
-                    for (k, word) in out.iter_mut().enumerate() {
-                        let first = 64 * (start + k);
-                        for (i, slot) in (&mut slots).take(64.min(n - first)).enumerate() {
-                            *word |= (bit(&w.bits, slot as usize) as u64) << i;
-                        }
-                    }
-                });
-            }
-            let r = reordered.insert(Reordered {
-                codes: c,
-                searched: searched.map(|_| SearchedWins { bits }),
-            });
-            (&r.codes[..], r.searched.as_ref())
+            Some(&*reordered.insert(SearchedWins { bits }))
         }
+        (_, w) => w,
     };
     let (syms, decoded) = symbols_counted(codes);
     if rans {
@@ -317,8 +351,8 @@ fn compress_codes(
         let longest = (h.longest_win & MAX_DISTANCE) >> shift;
         // The entry of a decided slot that holds a position: `h`; under encodings 7 and 9 a
         // win's is 0 when searched, else h + 1.
-        let entry = |s: usize| {
-            let h = (codes[s] & MAX_DISTANCE) >> shift;
+        let entry = |s: usize, code: u16| {
+            let h = (code & MAX_DISTANCE) >> shift;
             match (searched, syms[s]) {
                 (Some(w), SYM_WIN) if h != longest && bit(&w.bits, s) => 0,
                 (Some(_), SYM_WIN) => h + 1,
@@ -337,6 +371,8 @@ fn compress_codes(
         let starts: Vec<usize> = (0..n).step_by(p.dtm_block as usize).collect();
         let groups: Vec<Vec<Vec<u16>>> = crate::par::map_items(&starts, |&start| {
             let end = (start + p.dtm_block as usize).min(n);
+            let mut block = vec![0u16; end - start];
+            codes.fill(start, &mut block);
             // A wasted slot decodes as the symbol before it: give it the entry before it
             // too, that of the last decided slot holding a position (looked for before the
             // block only when the block starts with such wasted slots).
@@ -346,20 +382,21 @@ fn compress_codes(
                 .step_by(group)
                 .map(|g0| {
                     let g1 = (g0 + group).min(end);
-                    let mut out = Vec::new();
+                    let mut out = Vec::with_capacity(g1 - g0);
                     losses.clear();
                     for s in g0..g1 {
                         if syms[s] == SYM_DRAW {
                             continue;
                         }
-                        let e = if codes[s] >> 14 != 3 {
-                            entry(s)
+                        let code = block[s - start];
+                        let e = if code >> 14 != 3 {
+                            entry(s, code)
                         } else {
                             *last.get_or_insert_with(|| {
                                 (0..start)
                                     .rev()
-                                    .find(|&t| syms[t] != SYM_DRAW && codes[t] >> 14 != 3)
-                                    .map_or(0, entry)
+                                    .find(|&t| syms[t] != SYM_DRAW && codes.at(t) >> 14 != 3)
+                                    .map_or(0, |t| entry(t, codes.at(t)))
                             })
                         };
                         last = Some(e);
@@ -431,19 +468,23 @@ fn compress_codes(
 
 /// The symbols of `codes` (a wasted slot repeating the symbol before it, a draw at the start,
 /// as [`symbols`] gives them) and the wins and losses among them, in parallel.
-fn symbols_counted(codes: &[u16]) -> (Vec<u8>, Decoded) {
+fn symbols_counted(codes: InFileOrder<'_>) -> (Vec<u8>, Decoded) {
     let mut syms = vec![0u8; codes.len()];
     crate::huge::advise(&syms);
     let wins = std::sync::atomic::AtomicU64::new(0);
     let losses = std::sync::atomic::AtomicU64::new(0);
     crate::par::for_each_piece_mut(&mut syms, 1 << 16, |start, out| {
         // The symbol before the piece: that of the last slot before it holding a position.
-        let before = codes[..start]
-            .iter()
-            .rev()
-            .find_map(|&c| symbol_of(c))
-            .unwrap_or(SYM_DRAW);
-        out.copy_from_slice(&symbols(&codes[start..start + out.len()], before));
+        let mut last = codes.symbol_before(start);
+        let mut run = vec![0u16; 1 << 12];
+        for (k, part) in out.chunks_mut(run.len()).enumerate() {
+            let run = &mut run[..part.len()];
+            codes.fill(start + (k << 12), run);
+            for (s, &c) in part.iter_mut().zip(run.iter()) {
+                last = symbol_of(c).unwrap_or(last);
+                *s = last;
+            }
+        }
         let count = |x: u8| out.iter().filter(|&&s| s == x).count() as u64;
         wins.fetch_add(count(SYM_WIN), std::sync::atomic::Ordering::Relaxed);
         losses.fetch_add(count(SYM_LOSS), std::sync::atomic::Ordering::Relaxed);
@@ -624,18 +665,18 @@ pub unsafe fn replace_raw(
     let c = unsafe { CompressedTable::open(&wdl, dtm_out) }?;
     // Read back in the files' order, each value against the code stored at its position
     // (the raw table's, moved there).
-    let (stored, searched) = match &reordered {
-        Some(r) => (&r.codes[..], r.searched.as_ref()),
-        None => (&codes[..], searched),
-    };
-    let searched = searched.filter(|_| c.searches_wins);
     let map = c.slot_map();
+    let stored = InFileOrder {
+        codes: &codes,
+        perm: map.perm(),
+    };
+    let searched = reordered.as_ref().or(searched).filter(|_| c.searches_wins);
     let distances = c.has_distances();
     // Each block's values against the codes at their positions; the wins the file leaves to
     // a search, as decoded (positions only), counted.
     let searched_wins = c.verify_stored_blocks(|first, got| {
-        let want = stored.get(first as usize..).unwrap_or(&[]);
-        let want = &want[..want.len().min(got.len())];
+        let mut want = vec![0u16; got.len().min(stored.len().saturating_sub(first as usize))];
+        stored.fill(first as usize, &mut want);
         // The common case, every value with its distance as the raw table has it, at once
         // (no win is in 0 plies: a block with a searched win's `Win(0)` never passes here).
         if distances && want == got {
@@ -648,7 +689,7 @@ pub unsafe fn replace_raw(
             }
             let at = first + j as u64;
             let got = decoded_value(code);
-            same_value(stored, distances, searched, at, got).map_err(|m| {
+            same_value(want.get(j).copied(), distances, searched, at, got).map_err(|m| {
                 TableError::Corrupt(raw_path.to_path_buf(), format!("slot {}: {m}", map.map(at)))
             })?;
             if searched.is_some()
@@ -679,16 +720,16 @@ pub unsafe fn replace_raw(
 }
 
 /// Checks that the position `at` of a compressed table, if it holds a position, decodes to the
-/// raw table's value (`codes` and `searched` in the files' order; only its win/draw/loss
+/// raw table's value (`want`, the raw code stored there; `searched` in the files' order; only its win/draw/loss
 /// without distances; a searched win, `Win(0)`, only where `searched` has it).
 fn same_value(
-    codes: &[u16],
+    want: Option<u16>,
     distances: bool,
     searched: Option<&SearchedWins>,
     at: u64,
     got: Value,
 ) -> Result<(), String> {
-    let Some(want) = codes.get(at as usize).and_then(|&c| Value::decode(c)) else {
+    let Some(want) = want.and_then(Value::decode) else {
         return Ok(());
     };
     let same = if got == Value::Win(0) && distances {
