@@ -54,6 +54,8 @@ fn one(
     // SAFETY: the folder's lock is held; retro's writers replace files by rename only.
     let r = unsafe { replace_raw(raw_path, params, a.wdl_only, true, searched.as_ref()) }
         .map_err(CliError::other)?;
+    // Marks a stopped `solve --compress` saved for the raw table go with it.
+    retro_solver::sectors::saved_marks::remove(raw_path).map_err(CliError::other)?;
     if let Some((db, k)) = db {
         db.forget(k);
     }

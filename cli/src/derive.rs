@@ -10,7 +10,8 @@ use retro_solver::mill::rules::MillRules;
 use retro_solver::sectors::db::Db;
 use retro_solver::sectors::derive::{derivable, derive_raw};
 use retro_solver::sectors::rules::SectorRules;
-use retro_solver::sectors::searched::searched_wins;
+use retro_solver::sectors::saved_marks;
+use retro_solver::sectors::searched::searched_wins_marked;
 use retro_solver::sectors::solve::restore_raw;
 use retro_tables::compressed_table::SearchedWins;
 use retro_tables::sector_table::Header;
@@ -87,7 +88,13 @@ impl FolderDb {
             if !db.rules.successors(k).into_iter().all(|s| db.has_table(s)) {
                 return Ok(None);
             }
-            searched_wins(db, k).map_err(CliError::other)
+            // The marks a stopped `solve --compress` saved beside the raw table, if any: the
+            // same wins the look at every win would choose, without the look.
+            let saved = db
+                .table(k)
+                .ok()
+                .and_then(|t| saved_marks::load(&db.path(k), t.0.header()));
+            searched_wins_marked(db, k, saved).map_err(CliError::other)
         }
         match self {
             FolderDb::Mill(d) => one(d, k),

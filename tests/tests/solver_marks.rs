@@ -106,6 +106,20 @@ fn files(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
+/// Copies folder `from` (and its subfolders) into `to`.
+fn copy_folder(from: &std::path::Path, to: &std::path::Path) {
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let dest = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+            copy_folder(&p, &dest);
+        } else {
+            std::fs::copy(&p, &dest).unwrap();
+        }
+    }
+}
+
 fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
     for e in std::fs::read_dir(dir).unwrap() {
@@ -120,8 +134,9 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 }
 
 /// A `--compress` solve stopped between solving a unit and compressing its tables leaves their
-/// searched-win marks saved beside them (the search's own choice); resumed, it ends with the
-/// files of a solve run straight through, and no marks files.
+/// searched-win marks saved beside them (the search's own choice); `retro compress` of that
+/// folder uses them (the same files as without them) and removes them; resumed, the solve ends
+/// with the files of a solve run straight through, and no marks files.
 #[test]
 fn a_stopped_compress_solve_resumes_with_its_saved_marks() {
     use retro_solver::sectors::saved_marks;
@@ -164,6 +179,26 @@ fn a_stopped_compress_solve_resumes_with_its_saved_marks() {
         if checked == 0 {
             continue;
         }
+        drop(db);
+        // `retro compress` of the stopped folder takes the saved marks (and removes them):
+        // the files of a look at every win.
+        let copies = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+        for (i, c) in copies.iter().enumerate() {
+            copy_folder(dir.path(), c.path());
+            if i == 1 {
+                for p in walk(c.path()) {
+                    if p.extension().is_some_and(|e| e == "marks") {
+                        std::fs::remove_file(p).unwrap();
+                    }
+                }
+            }
+            let o = retro_tests::retro(&["compress", "--dir", c.path().to_str().unwrap()], None);
+            assert!(o.status.success(), "{}", retro_tests::stderr(&o));
+        }
+        let (with, without) = (files(copies[0].path()), files(copies[1].path()));
+        assert!(with == without, "retro compress with saved marks");
+        assert!(!with.keys().any(|n| n.ends_with(".marks")));
+        let db = Db::new(Mill::new(profile()), dir.path());
         solve_with(&db, &[start], &(), options).unwrap();
         assert!(files(dir.path()) == want, "stopped at unit {at}");
         break;
