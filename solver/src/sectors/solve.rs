@@ -10,6 +10,7 @@ use crate::sectors::searched::{resolve_searched, searched_wins_marked};
 use crate::sectors::sector::{plan, SectorKey};
 use rayon::prelude::*;
 use retro_tables::any_table::AnyTable;
+use retro_tables::compressed_table::CompressedTable;
 use retro_tables::compressed_table::{replace_raw, BlockScratch, Params, Replaced};
 use retro_tables::sector_table::{self, Header};
 use retro_tables::value::{Value, WASTED};
@@ -523,6 +524,31 @@ pub fn solve_with<R: Forward>(
     Ok(reports)
 }
 
+/// Every block of compressed table `c` decoded, the codes put back in slot order (the files may
+/// store them in another): a searched win is `Win(0)`, a wasted slot whatever its block gives.
+pub fn slot_codes(c: &CompressedTable) -> Result<Vec<u16>, TableError> {
+    let per = c.block_slots();
+    let mut codes = vec![0u16; c.header.slots as usize];
+    let map = c.slot_map();
+    let group = 1024;
+    for first in (0..c.blocks()).step_by(group) {
+        let decoded: Vec<Vec<u16>> = (first..(first + group as u64).min(c.blocks()))
+            .into_par_iter()
+            .map_init(BlockScratch::default, |scratch, b| {
+                let mut out = Vec::new();
+                c.block_codes_into(b, &mut out, scratch).map(|()| out)
+            })
+            .collect::<Result<_, TableError>>()?;
+        for (j, block) in decoded.into_iter().enumerate() {
+            let lo = (first + j as u64) * per;
+            for (code, slot) in block.into_iter().zip(map.from(lo)) {
+                codes[slot as usize] = code;
+            }
+        }
+    }
+    Ok(codes)
+}
+
 /// Writes a raw working copy of sector `k`'s compressed table beside it: the values decoded,
 /// the wasted slots found again from the index and the rules, so the copy is the raw table the
 /// compressed one was made from; its header must come out equal to the one the compressed
@@ -553,27 +579,7 @@ pub fn restore_raw<R: SectorRules>(db: &Db<R>, k: SectorKey) -> Result<bool, Sol
     if !c.has_distances() {
         return Ok(false);
     }
-    let per = c.block_slots();
-    // Every block's values, put back in slot order (the file may store them in another).
-    let mut codes = vec![0u16; c.header.slots as usize];
-    let map = c.slot_map();
-    let group = 1024;
-    for first in (0..c.blocks()).step_by(group) {
-        let decoded: Vec<Vec<u16>> = (first..(first + group as u64).min(c.blocks()))
-            .into_par_iter()
-            .map_init(BlockScratch::default, |scratch, b| {
-                let mut out = Vec::new();
-                c.block_codes_into(b, &mut out, scratch).map(|()| out)
-            })
-            .collect::<Result<_, TableError>>()
-            .map_err(SolveError::Table)?;
-        for (j, block) in decoded.into_iter().enumerate() {
-            let lo = (first + j as u64) * per;
-            for (code, slot) in block.into_iter().zip(map.from(lo)) {
-                codes[slot as usize] = code;
-            }
-        }
-    }
+    let mut codes = slot_codes(c).map_err(SolveError::Table)?;
     // Wasted slots marked, and the slots of the searched wins (`Win(0)`), found next.
     let chunk = 1 << 16;
     let searched: Vec<u64> = codes
