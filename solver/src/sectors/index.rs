@@ -438,18 +438,19 @@ impl BoardIndex {
         } else {
             self.geo.transform(opp, c.g as usize)
         };
-        let first = squeeze(opp, c.free);
-        let mut best = (rank_set(first), first);
+        // Sets of one size compare in colex order as they compare as integers (the highest
+        // point where they differ decides both): the least image is found without ranking
+        // each, and ranked once.
+        let mut best = squeeze(opp, c.free);
         if c.stab != 1 {
             let mut s = c.stab & !1;
             while s != 0 {
                 let h = s.trailing_zeros() as usize;
                 s &= s - 1;
-                let set = squeeze(self.geo.transform(opp, h), c.free);
-                best = best.min((rank_set(set), set));
+                best = best.min(squeeze(self.geo.transform(opp, h), c.free));
             }
         }
-        best
+        (rank_set(best), best)
     }
 
     /// Where a table stored in [`BoardIndex::reflected_order`] keeps the position (own stones,
@@ -468,16 +469,17 @@ impl BoardIndex {
         c.base + rank_set(mirrored)
     }
 
-    /// Whether the opponent set `opp` (of squeezed rank `r` among the points `free` that the
+    /// Whether the opponent set `opp` (squeezed to `set` among the points `free` that the
     /// class representative leaves) is the smallest of its images under the representative's
-    /// stabiliser `stab`, i.e. whether its slot holds a position.
+    /// stabiliser `stab`, i.e. whether its slot holds a position (colex order is the sets'
+    /// order as integers, see [`BoardIndex::least`]).
     #[inline]
-    fn canonical(&self, opp: Bits, free: Bits, stab: u16, r: u64) -> bool {
+    fn canonical(&self, opp: Bits, free: Bits, stab: u16, set: Bits) -> bool {
         let mut s = stab & !1;
         while s != 0 {
             let h = s.trailing_zeros() as usize;
             s &= s - 1;
-            if rank_set(squeeze(self.geo.transform(opp, h), free)) < r {
+            if squeeze(self.geo.transform(opp, h), free) < set {
                 return false;
             }
         }
@@ -491,12 +493,10 @@ impl BoardIndex {
         let r = slot % self.per_class;
         let rep = self.classes.reps[class];
         let free = self.geo.all() & !rep;
-        let opp = spread(
-            unrank_set_below(r, self.b, self.geo.points() - self.w),
-            free,
-        );
+        let set = unrank_set_below(r, self.b, self.geo.points() - self.w);
+        let opp = spread(set, free);
         let stab = self.classes.stabiliser[class];
-        self.canonical(opp, free, stab, r).then_some((rep, opp))
+        self.canonical(opp, free, stab, set).then_some((rep, opp))
     }
 
     /// Visits the slots `lo..hi` in order with their positions (`None` for wasted slots),
@@ -516,7 +516,7 @@ impl BoardIndex {
             let opp = spread(comb, free);
             f(
                 slot,
-                self.canonical(opp, free, stab, r).then_some((rep, opp)),
+                self.canonical(opp, free, stab, comb).then_some((rep, opp)),
             );
             // Next set of the same size in colex order (Gosper), or the next class.
             r += 1;
