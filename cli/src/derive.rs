@@ -90,11 +90,7 @@ impl FolderDb {
             }
             // The marks a stopped `solve --compress` saved beside the raw table, if any: the
             // same wins the look at every win would choose, without the look.
-            let saved = db
-                .table(k)
-                .ok()
-                .and_then(|t| saved_marks::load(&db.path(k), t.0.header()));
-            searched_wins_marked(db, k, saved).map_err(CliError::other)
+            searched_wins_marked(db, k, saved_marks::of(db, k)).map_err(CliError::other)
         }
         match self {
             FolderDb::Mill(d) => one(d, k),

@@ -163,14 +163,13 @@ fn head_count(bytes: &[u8], j: usize) -> Option<usize> {
 }
 
 /// A raw table's codes in the order its compressed files store them (position `at` holds slot
-/// `map(at)`), read through the class permutation rather than copied: the copy, two bytes a
-/// slot of fresh memory, took a sixth of the compression's time, most of it the kernel zeroing
-/// the pages.
+/// `map(at)`), read through the slot map rather than copied: the copy, two bytes a slot of
+/// fresh memory, took a sixth of the compression's time, most of it the kernel zeroing the
+/// pages.
 #[derive(Clone, Copy)]
 struct InFileOrder<'a> {
     codes: &'a [u16],
-    /// Which slot of its class each position holds ([`SlotMap::perm`]); empty: the same order.
-    perm: &'a [u32],
+    map: &'a SlotMap,
 }
 
 impl InFileOrder<'_> {
@@ -181,27 +180,13 @@ impl InFileOrder<'_> {
     /// The code at position `at`.
     #[inline]
     fn at(&self, at: usize) -> u16 {
-        if self.perm.is_empty() {
-            return self.codes[at];
-        }
-        let base = at - at % self.perm.len();
-        self.codes[base + self.perm[at - base] as usize]
+        self.codes[self.map.map(at as u64) as usize]
     }
 
-    /// The codes at positions `first ..` into `out` (one division for the run).
+    /// The codes at positions `first ..` into `out`.
     fn fill(&self, first: usize, out: &mut [u16]) {
-        if self.perm.is_empty() {
-            out.copy_from_slice(&self.codes[first..first + out.len()]);
-            return;
-        }
-        let pc = self.perm.len();
-        let (mut base, mut r) = (first - first % pc, first % pc);
-        for x in out.iter_mut() {
-            *x = self.codes[base + self.perm[r] as usize];
-            r += 1;
-            if r == pc {
-                (base, r) = (base + pc, 0);
-            }
+        for (x, slot) in out.iter_mut().zip(self.map.from(first as u64)) {
+            *x = self.codes[slot as usize];
         }
     }
 
@@ -288,10 +273,7 @@ fn compress_codes(
         return Err(bad("a slot order of another table"));
     }
     let m = SlotMap::new(p.order);
-    let codes = InFileOrder {
-        codes,
-        perm: m.perm(),
-    };
+    let codes = InFileOrder { codes, map: &m };
     let mut reordered: Option<SearchedWins> = None;
     let searched = match (p.order, searched) {
         (Some(_), Some(w)) => {
@@ -467,7 +449,7 @@ fn compress_codes(
 }
 
 /// The symbols of `codes` (a wasted slot repeating the symbol before it, a draw at the start,
-/// as [`symbols`] gives them) and the wins and losses among them, in parallel.
+/// as [`crate::packed::symbols`] gives them) and the wins and losses among them, in parallel.
 fn symbols_counted(codes: InFileOrder<'_>) -> (Vec<u8>, Decoded) {
     let mut syms = vec![0u8; codes.len()];
     crate::huge::advise(&syms);
@@ -668,7 +650,7 @@ pub unsafe fn replace_raw(
     let map = c.slot_map();
     let stored = InFileOrder {
         codes: &codes,
-        perm: map.perm(),
+        map: &map,
     };
     let searched = reordered.as_ref().or(searched).filter(|_| c.searches_wins);
     let distances = c.has_distances();
@@ -720,8 +702,9 @@ pub unsafe fn replace_raw(
 }
 
 /// Checks that the position `at` of a compressed table, if it holds a position, decodes to the
-/// raw table's value (`want`, the raw code stored there; `searched` in the files' order; only its win/draw/loss
-/// without distances; a searched win, `Win(0)`, only where `searched` has it).
+/// raw table's value (`want`, the raw code stored there; `searched` in the files' order; only
+/// its win/draw/loss without distances; a searched win, `Win(0)`, only where `searched` has
+/// it).
 fn same_value(
     want: Option<u16>,
     distances: bool,

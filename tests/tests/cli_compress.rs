@@ -11,8 +11,8 @@ use retro_tables::block_file::{
 use retro_tables::compressed_table::CompressedTable;
 use retro_tables::value::{Value, Wdl};
 use retro_tests::{
-    check_by_position, check_derived, open_compressed, open_table, retro, solved_mill_with, stderr,
-    stdout,
+    check_by_position, check_derived, folder_bytes, open_compressed, open_table, retro,
+    solved_mill_with, stderr, stdout,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -938,21 +938,6 @@ fn tables_with_wins_of_even_plies_compress_to_the_raw_values() {
             stdout(&o)
         );
     }
-}
-
-/// Every file of a table folder (name and bytes), the lock left out.
-fn folder_bytes(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(folder_bytes(&p));
-        } else if p.file_name().unwrap() != "solve.lock" {
-            let name = p.file_name().unwrap().to_string_lossy().to_string();
-            out.insert(name, std::fs::read(&p).unwrap());
-        }
-    }
-    out
 }
 
 /// `solve --compress --raw-budget`: tables units to come still read are compressed early (every

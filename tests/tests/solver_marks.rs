@@ -94,18 +94,6 @@ impl retro_solver::sectors::solve::SolveObserver for StopAt {
     fn sector_done(&self, _: &retro_solver::sectors::solve::SectorReport) {}
 }
 
-/// Every file of a folder (the lock left out), by name.
-fn files(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-    walk(dir)
-        .into_iter()
-        .filter(|p| p.file_name().unwrap() != "solve.lock")
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().to_string();
-            (name, std::fs::read(&p).unwrap())
-        })
-        .collect()
-}
-
 /// Copies folder `from` (and its subfolders) into `to`.
 fn copy_folder(from: &std::path::Path, to: &std::path::Path) {
     for e in std::fs::read_dir(from).unwrap() {
@@ -151,7 +139,7 @@ fn a_stopped_compress_solve_resumes_with_its_saved_marks() {
     let start = retro_solver::mill::sectors::start_sector(&db.game().profile);
     let units = plan(&db.rules, &[start]).len();
     solve_with(&db, &[start], &(), options).unwrap();
-    let want = files(straight.path());
+    let want = retro_tests::folder_bytes(straight.path());
     assert!(!want.keys().any(|n| n.ends_with(".marks")));
     // Stopped at the first unit that leaves saved marks behind.
     let mut checked = 0;
@@ -195,12 +183,18 @@ fn a_stopped_compress_solve_resumes_with_its_saved_marks() {
             let o = retro_tests::retro(&["compress", "--dir", c.path().to_str().unwrap()], None);
             assert!(o.status.success(), "{}", retro_tests::stderr(&o));
         }
-        let (with, without) = (files(copies[0].path()), files(copies[1].path()));
+        let (with, without) = (
+            retro_tests::folder_bytes(copies[0].path()),
+            retro_tests::folder_bytes(copies[1].path()),
+        );
         assert!(with == without, "retro compress with saved marks");
         assert!(!with.keys().any(|n| n.ends_with(".marks")));
         let db = Db::new(Mill::new(profile()), dir.path());
         solve_with(&db, &[start], &(), options).unwrap();
-        assert!(files(dir.path()) == want, "stopped at unit {at}");
+        assert!(
+            retro_tests::folder_bytes(dir.path()) == want,
+            "stopped at unit {at}"
+        );
         break;
     }
     assert!(checked > 0, "no stop left marks behind");

@@ -85,6 +85,16 @@ pub fn load(table: &Path, h: &Header) -> Option<Vec<u64>> {
     Some(body[HEAD..].chunks_exact(8).map(|w| u64_at(w, 0)).collect())
 }
 
+/// The marks saved beside sector `k`'s raw table in `db`'s folder, if that table is there and
+/// the file matches it ([`load`]).
+pub fn of<R: crate::sectors::rules::SectorRules>(
+    db: &crate::sectors::db::Db<R>,
+    k: SectorKey,
+) -> Option<Vec<u64>> {
+    let t = db.table(k).ok()?;
+    load(&db.path(k), t.0.header())
+}
+
 /// Removes the marks file of the raw table at `table`, and a `.part` left by a killed save.
 pub fn remove(table: &Path) -> Result<(), TableError> {
     let path = path(table);

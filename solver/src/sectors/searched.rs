@@ -207,14 +207,10 @@ fn decoded_successors<R: SectorRules>(
     let mut out = Vec::new();
     for (s, t) in tables {
         let bytes = 2 * t.0.header().slots;
-        let AnyTable::Compressed(c) = &t.0 else {
-            continue;
-        };
-        if bytes > room {
-            continue;
+        if let (AnyTable::Compressed(c), true) = (&t.0, bytes <= room) {
+            room -= bytes;
+            out.push((s, crate::sectors::solve::slot_codes(c)?));
         }
-        room -= bytes;
-        out.push((s, crate::sectors::solve::slot_codes(c)?));
     }
     Ok(out)
 }

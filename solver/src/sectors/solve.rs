@@ -298,13 +298,7 @@ pub fn solve_with<R: Forward>(
             // The marks of a unit this run solved, else those an earlier run saved beside
             // the table (else the wins are searched).
             let marked = marks.lock().expect("marks lock").remove(&k);
-            let marked = match marked {
-                Some(m) => Some(m),
-                None => db
-                    .table(k)
-                    .ok()
-                    .and_then(|t| saved_marks::load(&path, t.0.header())),
-            };
+            let marked = marked.or_else(|| saved_marks::of(db, k));
             searched_wins_marked(db, k, marked).map_err(SolveError::Probe)?
         };
         db.forget(k);
