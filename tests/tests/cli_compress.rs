@@ -1012,6 +1012,23 @@ fn a_raw_budget_compresses_early_and_finishes_with_the_same_tables() {
         serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
     };
     let all = early_of(&stderr(&o));
+    // A dry run in the finished folder counts its tables as room the peak may take, and keeps
+    // the default share (far less than a GiB of tables measured).
+    let o = run(plain.path().to_str().unwrap(), &["--dry-run", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let resumed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let held: usize = want
+        .iter()
+        .filter(|(name, _)| !name.ends_with(".marks"))
+        .map(|(_, b)| b.len())
+        .sum();
+    assert_eq!(
+        resumed["held_bytes"].as_u64(),
+        Some(held as u64),
+        "{resumed}"
+    );
+    assert_eq!(resumed["compressed_share"].as_f64(), Some(0.2), "{resumed}");
+    assert!(resumed["compressed_share_measured"].is_null(), "{resumed}");
     let tiny = plan("0.0001");
     assert_eq!(tiny["raw_budget_early_tables"].as_u64(), Some(all));
     let peak = tiny["raw_budget_peak_bytes"].as_u64().unwrap();

@@ -249,8 +249,12 @@ fn dry_run<R: SectorRules>(
     // What this machine has: free disk where the tables go (the folder, or the nearest folder
     // above it that exists) and memory.
     use retro_solver::sectors::resources::available_memory;
-    let disk = free_disk_at(&db.folder);
+    let free = free_disk_at(&db.folder);
     let memory = available_memory();
+    // The folder's tables count in the estimated peak: the room for it is the free disk and
+    // what they take already.
+    let held = crate::solve::plan::held_bytes(&db.folder);
+    let disk = free.map(|d| d + held);
     // Under the budget asked for; and when the peak without one does not fit, the largest
     // budget that does.
     let within = budget.map(|b| f.disk_under_budget(db, b));
@@ -274,9 +278,12 @@ fn dry_run<R: SectorRules>(
                    "slots_left": f.left.0, "units_left": f.left.1,
                    "disk_bytes": f.disk_bytes(), "compress_raw_peak_bytes": f.raw_peak,
                    "compress_peak_bytes": f.compress_peak,
+                   "compressed_share": f.share.fraction,
+                   "compressed_share_measured": f.share.measured.map(|(n, raw, m)|
+                       json!({"tables": n, "raw_bytes": raw, "share": m})),
                    "unsupported_sectors": unsupported.len(),
                    "extra_state_slots": extra_total.map(|(x, _)| x),
-                   "free_disk_bytes": disk, "available_memory_bytes": memory,
+                   "free_disk_bytes": free, "held_bytes": held, "available_memory_bytes": memory,
                    "raw_budget_bytes": budget,
                    "raw_budget_peak_bytes": within.map(|w| w.peak),
                    "raw_budget_early_tables": within.map(|w| w.early),
@@ -330,24 +337,28 @@ fn dry_run<R: SectorRules>(
     println!(
         "with --compress: at most {:.1} GiB of raw tables at once (those sectors left to solve \
          still read, and the unit being written), about {:.1} GiB on disk at the peak with the \
-         compressed tables (estimated at {:.0}% of raw for {}; the whole nine-mens-morris set's \
-         stored tables took 16.3%)",
+         compressed tables (estimated for {}, at {})",
         gib(f.raw_peak),
         gib(f.compress_peak),
-        100.0 * crate::solve::plan::COMPRESSED_SHARE,
         if derive {
             "the sectors that keep their values, nothing for derived ones"
         } else {
             "every sector (--no-derive)"
-        }
+        },
+        f.share.describe()
     );
     if let (Some(disk), Some(memory)) = (disk, memory) {
         let fits = |need: u64, have: u64| if need <= have { "enough" } else { "not enough" };
         println!(
-            "this machine: {:.1} GiB free where the tables go, {:.1} GiB of memory available: \
-             {} memory for the largest unit, {} disk for the raw tables, {} for the --compress \
-             peak",
-            gib(disk),
+            "this machine: {:.1} GiB free where the tables go{}, {:.1} GiB of memory \
+             available: {} memory for the largest unit, {} disk for the raw tables, {} for the \
+             --compress peak",
+            gib(disk - held),
+            if held > 0 {
+                format!(" and {:.1} GiB in the tables already there", gib(held))
+            } else {
+                String::new()
+            },
             gib(memory),
             fits(f.peak_bytes(), memory),
             fits(f.disk_bytes(), disk),
@@ -457,11 +468,11 @@ fn check_disk<R: SectorRules>(
     };
     Err(CliError::other(format!(
         "this solve needs about {:.1} GiB of disk {what}, {:.1} GiB is free in {}: {remedy} \
-         (`--dry-run` shows the estimate, which takes compressed tables at {:.0}% of raw)",
+         (`--dry-run` shows the estimate, which takes compressed tables at {:.1}% of raw)",
         gib(need),
         gib(free),
         db.folder.display(),
-        100.0 * crate::solve::plan::COMPRESSED_SHARE
+        100.0 * f.share.fraction
     )))
 }
 

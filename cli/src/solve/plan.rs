@@ -31,9 +31,11 @@ pub struct PlanFigures {
     /// units to come, plus the unit being written).
     pub raw_peak: u64,
     /// Bytes on disk at the peak of a `--compress` solve: raw tables as in `raw_peak` and
-    /// the tables compressed so far (estimated at [`COMPRESSED_SHARE`] of their raw size;
-    /// derived ones take nothing).
+    /// the tables compressed so far (estimated at `share` of their raw size; derived ones
+    /// take nothing).
     pub compress_peak: u64,
+    /// The compressed share the disk estimates take.
+    pub share: Share,
     /// The units in the order they are solved.
     units_in_order: Vec<Unit>,
     /// Whether derivable sectors become derived tables (not under `--no-derive`).
@@ -49,6 +51,91 @@ const MEASURED_SLOTS_PER_SECOND: f64 = 4.2e6;
 /// nine-mens-morris tables took 14.0% (README, "Results"), the stored tables of the whole set
 /// 16.3% (5.74 GB of 35.1 GB); 20% leaves a margin.
 pub const COMPRESSED_SHARE: f64 = 0.2;
+
+/// Raw bytes of a folder's compressed tables from which their own share is taken instead of
+/// [`COMPRESSED_SHARE`].
+const MEASURED_FROM: u64 = 1 << 30;
+
+/// The tables still to solve are taken to compress this much worse than those measured (the
+/// big placement tables come last).
+const MEASURED_MARGIN: f64 = 1.25;
+
+/// The share of raw size that compressed tables are taken to have in disk estimates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Share {
+    /// Compressed bytes over raw bytes, for a sector that keeps its values.
+    pub fraction: f64,
+    /// Measured on the folder's own compressed tables: how many, their raw bytes and their
+    /// share (`fraction` is [`MEASURED_MARGIN`] times it); `None` when [`COMPRESSED_SHARE`]
+    /// is taken (too few such tables).
+    pub measured: Option<(usize, u64, f64)>,
+}
+
+impl Share {
+    /// The share for a folder holding `stored`: (compressed bytes, raw bytes) of each table
+    /// already compressed with its values kept.
+    pub fn from_tables(stored: &[(u64, u64)]) -> Share {
+        let (packed, raw) = stored
+            .iter()
+            .fold((0u64, 0u64), |(p, r), &(a, b)| (p + a, r + b));
+        if raw < MEASURED_FROM {
+            return Share {
+                fraction: COMPRESSED_SHARE,
+                measured: None,
+            };
+        }
+        let m = packed as f64 / raw as f64;
+        Share {
+            fraction: m * MEASURED_MARGIN,
+            measured: Some((stored.len(), raw, m)),
+        }
+    }
+
+    /// How the estimate was made, for a sentence: `20% of raw (...)`.
+    pub fn describe(&self) -> String {
+        match self.measured {
+            None => format!(
+                "{:.0}% of raw; the whole nine-mens-morris set's stored tables took 16.3%",
+                100.0 * self.fraction
+            ),
+            Some((n, raw, m)) => format!(
+                "{:.1}% of raw: {MEASURED_MARGIN} times the {:.1}% that the {n} tables already \
+                 compressed in this folder take ({:.1} GiB raw)",
+                100.0 * self.fraction,
+                100.0 * m,
+                raw as f64 / (1u64 << 30) as f64
+            ),
+        }
+    }
+}
+
+/// Bytes of the table files `folder` holds already (none when it does not exist): a resumed
+/// solve's estimated peak counts them, so it is to be compared with the free disk and them.
+pub fn held_bytes(folder: &std::path::Path) -> u64 {
+    retro_tables::verify::table_files(folder)
+        .map(|files| {
+            files
+                .iter()
+                .filter_map(|p| std::fs::metadata(p).ok())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+/// (compressed bytes, raw bytes) of each sector among `keys` whose table `db`'s folder holds
+/// compressed with its values (a win/draw/loss file; derived tables keep none).
+fn compressed_tables<R: SectorRules>(db: &SectorDb<R>, keys: &[SectorKey]) -> Vec<(u64, u64)> {
+    let len = |p: std::path::PathBuf| std::fs::metadata(p).map(|m| m.len()).ok();
+    keys.iter()
+        .filter_map(|&k| {
+            let path = db.path(k);
+            let wdl = len(path.with_extension("rtbw"))?;
+            let dtm = len(path.with_extension("rtbd")).unwrap_or(0);
+            Some((wdl + dtm, db.rules.slots(k) * 2))
+        })
+        .collect()
+}
 
 impl PlanFigures {
     /// The plan for `targets` under `db`'s rules.
@@ -78,6 +165,7 @@ impl PlanFigures {
             rows: Vec::new(),
             raw_peak: disk_peak(&db.rules, &units, |k| size(&k) * 2, |_| 0),
             compress_peak: 0,
+            share: Share::from_tables(&[]),
         };
         for u in &units {
             let mut unit = 0;
@@ -102,6 +190,8 @@ impl PlanFigures {
             }
         }
         f.units_in_order = units;
+        let keys: Vec<SectorKey> = f.rows.iter().map(|r| r.0).collect();
+        f.share = Share::from_tables(&compressed_tables(db, &keys));
         f.compress_peak = f.estimate(db, None).peak;
         f
     }
@@ -113,10 +203,10 @@ impl PlanFigures {
     }
 
     /// Disk use of a `--compress` solve, under a raw budget if given, with compressed tables
-    /// at [`COMPRESSED_SHARE`] of their raw size and derived ones at nothing.
+    /// at `share` of their raw size and derived ones at nothing.
     fn estimate<R: SectorRules>(&self, db: &SectorDb<R>, budget: Option<u64>) -> DiskUse {
         let raw = |k: SectorKey| db.rules.slots(k) * 2;
-        let kept = |k: SectorKey| (raw(k) as f64 * COMPRESSED_SHARE) as u64;
+        let kept = |k: SectorKey| (raw(k) as f64 * self.share.fraction) as u64;
         let packed = |k: SectorKey| {
             if self.derive && derivable(&db.rules, k) {
                 0
@@ -240,5 +330,37 @@ fn bytes_text(b: u64) -> String {
         format!("{:.1} MiB", b / mib)
     } else {
         format!("{:.0} KiB", (b / 1024.0).ceil())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Under a GiB of compressed tables the default share stands; from a GiB on, the folder's
+    /// own share with the margin.
+    #[test]
+    fn the_share_is_measured_from_a_gib_of_tables() {
+        let small = Share::from_tables(&[(10 << 20, 100 << 20), (5 << 20, 500 << 20)]);
+        assert_eq!(small.fraction, COMPRESSED_SHARE);
+        assert_eq!(small.measured, None);
+        assert!(
+            small.describe().starts_with("20% of raw"),
+            "{}",
+            small.describe()
+        );
+        let big = Share::from_tables(&[(100 << 20, 1 << 30), (28 << 20, 1 << 30)]);
+        let (n, raw, m) = big.measured.expect("two GiB measured");
+        assert_eq!((n, raw), (2, 2 << 30));
+        assert!((m - 0.0625).abs() < 1e-12, "{m}");
+        assert!((big.fraction - 0.0625 * MEASURED_MARGIN).abs() < 1e-12);
+        assert!(
+            big.describe().contains("6.2% that the 2 tables"),
+            "{}",
+            big.describe()
+        );
+        // A game that compresses worse than the default is not capped by it.
+        let worse = Share::from_tables(&[(700 << 20, 2 << 30)]);
+        assert!(worse.fraction > COMPRESSED_SHARE);
     }
 }
