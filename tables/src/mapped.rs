@@ -195,6 +195,24 @@ impl Mapped {
         Ok(())
     }
 
+    /// The two body bytes at the even offset `o` when their block was checked already (a
+    /// 2-byte read at an even offset lies in one block: blocks are a power of two long);
+    /// `None` when the block still needs its check or `o` is past the body. The hot path of a
+    /// solve's lookups, kept small enough to inline; [`Mapped::bytes`] does the rest.
+    #[inline(always)]
+    pub fn checked_pair(&self, o: usize) -> Option<[u8; 2]> {
+        if o + 2 > self.body_len {
+            return None;
+        }
+        if self.unchecked.load(Ordering::Relaxed) != 0
+            && !self.is_checked(o >> self.sums.block_shift())
+        {
+            return None;
+        }
+        let b = &self.map[HEADER_SIZE + o..HEADER_SIZE + o + 2];
+        Some([b[0], b[1]])
+    }
+
     /// Bytes `range` of the body, after checking every block they touch that was not checked
     /// yet. A range beyond the body is an error (a table whose index disagrees with it).
     #[inline]

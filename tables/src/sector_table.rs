@@ -343,12 +343,21 @@ impl Table {
 
     /// The raw code of a slot (the wasted-slot code for a slot out of range); an error when
     /// the slot's block fails its check.
-    #[inline]
+    #[inline(always)]
     pub fn code(&self, slot: u64) -> Result<u16, TableError> {
         if slot >= self.header.slots {
             return Ok(WASTED);
         }
         let o = 2 * slot as usize;
+        match self.file.checked_pair(o) {
+            Some(b) => Ok(u16::from_le_bytes(b)),
+            None => self.code_checking(o),
+        }
+    }
+
+    /// [`Table::code`] at body offset `o` when its block is not checked yet.
+    #[inline(never)]
+    fn code_checking(&self, o: usize) -> Result<u16, TableError> {
         let b = self.file.bytes(o..o + 2, &|_, b| self.check_codes(b))?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }

@@ -760,7 +760,7 @@ fn evaluate<R: SectorRules>(
 
 /// The code of child `c` in dependency `i`, whose own-stone class is `class`; an error for a
 /// slot that holds no position.
-#[inline]
+#[inline(always)]
 fn dep_code(deps: &[Dep], i: usize, class: &OwnClass, c: &Folded) -> Result<u16, ProbeError> {
     let t = &deps[i].1;
     let slot = t.1.index_in(class, c.opp);
