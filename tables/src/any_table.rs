@@ -173,8 +173,18 @@ impl AnyTable {
 
     /// The stored code of a slot (see [`AnyTable::value`], whose errors it shares; the wasted
     /// code out of range).
-    #[inline]
+    #[inline(always)]
     pub fn code(&self, slot: u64) -> Result<u16, TableError> {
+        match self {
+            // The solver's lookups, billions of them: inlined where they are made.
+            AnyTable::Raw(t) => t.code(slot),
+            _ => self.decoded_code(slot),
+        }
+    }
+
+    /// [`AnyTable::code`] of a table that is not raw.
+    #[inline(never)]
+    fn decoded_code(&self, slot: u64) -> Result<u16, TableError> {
         match self {
             AnyTable::Raw(t) => t.code(slot),
             AnyTable::Compressed(t) => Ok(t.value(slot)?.map_or(WASTED, Value::encode)),
