@@ -360,11 +360,15 @@ fn compress_codes(
             // block only when the block starts with such wasted slots).
             let mut last: Option<u16> = None;
             let mut losses = Vec::new();
+            // Each group's entries gathered here, then copied into a vector of their own
+            // length: as long as its group, the table's slots would take two bytes each of
+            // fresh memory, which the kernel zeroes, however few entries they hold.
+            let mut out = Vec::with_capacity(group);
             (start..end)
                 .step_by(group)
                 .map(|g0| {
                     let g1 = (g0 + group).min(end);
-                    let mut out = Vec::with_capacity(g1 - g0);
+                    out.clear();
                     losses.clear();
                     for s in g0..g1 {
                         if syms[s] == SYM_DRAW {
@@ -389,7 +393,7 @@ fn compress_codes(
                         }
                     }
                     out.extend_from_slice(&losses);
-                    out
+                    out.to_vec()
                 })
                 .collect()
         });
