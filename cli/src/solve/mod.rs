@@ -93,14 +93,11 @@ impl SolveObserver for Bars {
                 *s - slots
             };
             let secs = start.elapsed().as_secs();
-            // Left at this run's rate so far (rough: moving units go slower than placing).
+            // Left at this run's rate so far, blended with the measured one (rough: units
+            // differ widely).
             let left = self.slots_left.saturating_sub(before);
-            let eta = if before > 0 && secs >= 60 {
-                let h = left as f64 * secs as f64 / before as f64 / 3600.0;
-                format!(", {left} left: about {h:.1} h at this run's rate")
-            } else {
-                format!(", {left} left")
-            };
+            let h = crate::solve::plan::hours_left(left, before, secs as f64);
+            let eta = format!(", {left} left: roughly {h:.1} h");
             eprintln!(
                 "[{}:{:02}:{:02}] unit {}/{total}: sector {} ({slots} slots; {before} slots \
                  solved before it in this run{eta})",
