@@ -304,6 +304,12 @@ impl Table {
         self.file.blocks_checked()
     }
 
+    /// Checks every block not checked yet, in parallel and in file order: reads after it skip
+    /// the per-block check (the solver's lookups into a dependency, billions of them).
+    pub fn check_blocks(&self) -> Result<(), TableError> {
+        self.file.check_blocks(&|_, b| self.check_codes(b))
+    }
+
     /// Every slot's code, in slot order (each block checked as it is read).
     pub fn codes(&self) -> Result<Vec<u16>, TableError> {
         let n = 2 * self.header.slots as usize;

@@ -142,6 +142,14 @@ fn solve_unit_tagged<R: SectorRules>(
             }
         }
     }
+    // Every block of the raw dependencies checked now, in file order, rather than each when a
+    // lookup first reads it: the lookups then skip the check, which tests a bit per block that
+    // a random read seldom finds in the cache (and a table read in part stays in part checked).
+    for d in &deps {
+        if let retro_tables::any_table::AnyTable::Raw(t) = &d.1 .0 {
+            t.check_blocks()?;
+        }
+    }
     // Which dependencies keep their values (a searched win's distance is read from those).
     let kept: Vec<bool> = deps
         .iter()
