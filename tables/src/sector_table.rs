@@ -330,7 +330,7 @@ impl Table {
     pub fn codes_in_place(&self) -> Result<Cow<'_, [u16]>, TableError> {
         let n = self.header.slots as usize;
         // Every block checked in parallel first (a table just written is checked whole here).
-        self.file.check_blocks(&|_, b| self.check_codes(b))?;
+        self.check_blocks()?;
         let body = self.file.body(&|_, b| self.check_codes(b))?;
         match body.get(..2 * n) {
             Some(bytes)

@@ -125,16 +125,18 @@ pub fn held_bytes(folder: &std::path::Path) -> u64 {
 
 /// (compressed bytes, raw bytes) of each sector among `keys` whose table `db`'s folder holds
 /// compressed with its values (a win/draw/loss file; derived tables keep none).
-fn compressed_tables<R: SectorRules>(db: &SectorDb<R>, keys: &[SectorKey]) -> Vec<(u64, u64)> {
+fn compressed_tables<'a, R: SectorRules>(
+    db: &SectorDb<R>,
+    keys: impl Iterator<Item = &'a SectorKey>,
+) -> Vec<(u64, u64)> {
     let len = |p: std::path::PathBuf| std::fs::metadata(p).map(|m| m.len()).ok();
-    keys.iter()
-        .filter_map(|&k| {
-            let path = db.path(k);
-            let wdl = len(path.with_extension("rtbw"))?;
-            let dtm = len(path.with_extension("rtbd")).unwrap_or(0);
-            Some((wdl + dtm, db.rules.slots(k) * 2))
-        })
-        .collect()
+    keys.filter_map(|&k| {
+        let path = db.path(k);
+        let wdl = len(path.with_extension("rtbw"))?;
+        let dtm = len(path.with_extension("rtbd")).unwrap_or(0);
+        Some((wdl + dtm, db.rules.slots(k) * 2))
+    })
+    .collect()
 }
 
 impl PlanFigures {
@@ -165,7 +167,7 @@ impl PlanFigures {
             rows: Vec::new(),
             raw_peak: disk_peak(&db.rules, &units, |k| size(&k) * 2, |_| 0),
             compress_peak: 0,
-            share: Share::from_tables(&[]),
+            share: Share::from_tables(&compressed_tables(db, units.iter().flatten())),
         };
         for u in &units {
             let mut unit = 0;
@@ -190,8 +192,6 @@ impl PlanFigures {
             }
         }
         f.units_in_order = units;
-        let keys: Vec<SectorKey> = f.rows.iter().map(|r| r.0).collect();
-        f.share = Share::from_tables(&compressed_tables(db, &keys));
         f.compress_peak = f.estimate(db, None).peak;
         f
     }
