@@ -212,7 +212,7 @@ fn sample_step(n: usize) -> usize {
 
 /// A mixture fitted to `items` (the sub-blocks that need a stream; `gather` gives an item's
 /// counts with a scratch array of `bins` zeros): the items sampled, sorted into kinds
-/// ([`cluster`], `model_bytes` bytes a model), then every item given to its best model: the
+/// (`cluster`, `model_bytes` bytes a model), then every item given to its best model: the
 /// counts of each model.
 pub fn fit<T: Sync>(
     items: &[T],

@@ -13,8 +13,10 @@ pub fn blocks_for(slots: u64) -> u64 {
     slots.div_ceil(PER_BLOCK)
 }
 
-/// A ranked bit set read from bytes laid out by [`Ranked::block_bytes`] (a memory-mapped
-/// table). Out-of-range slots read as absent; [`RankedView::check`] vouches for the counts.
+/// A ranked bit set read from bytes laid out as
+/// [`Directory::block_bytes`](crate::oaq_compact::Directory::block_bytes) gives them (a
+/// memory-mapped table). Out-of-range slots read as absent; [`RankedView::check`] vouches for
+/// the counts.
 #[derive(Clone, Copy)]
 pub struct RankedView<'a> {
     bytes: &'a [u8],

@@ -12,7 +12,7 @@ pub type Unit = Vec<SectorKey>;
 
 /// Every sector needed to solve `targets`, grouped into units in an order where each unit
 /// comes after every unit it depends on, chosen to keep few raw tables on disk at once under
-/// `--compress` ([`order_for_disk`]).
+/// `--compress` (`order_for_disk`).
 pub fn plan<R: SectorRules + ?Sized>(rules: &R, targets: &[SectorKey]) -> Vec<Unit> {
     order_for_disk(rules, components(rules, targets))
 }
