@@ -93,6 +93,17 @@ fn solve_analyse_verify_round_trip() {
         .map(|e| e.metadata().unwrap().len())
         .sum();
     assert_eq!(t["table_bytes"].as_u64(), Some(files), "{t}");
+    // The run's memory: the sampled peak of its anonymous memory (the unit's arrays), within
+    // its peak resident set (which counts the mapped tables' pages too), also in the log lines.
+    let (memory, resident) = (
+        v["peak_memory_bytes"].as_u64().unwrap(),
+        v["peak_resident_bytes"].as_u64().unwrap(),
+    );
+    assert!(
+        memory > 1 << 20 && memory <= resident,
+        "{memory} {resident}"
+    );
+    assert!(units.iter().all(|l| l.contains("; memory peak ")), "{log}");
 
     let o = retro(
         &[

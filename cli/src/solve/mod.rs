@@ -4,13 +4,16 @@
 pub mod dara;
 pub mod mill;
 pub mod oaq;
+pub mod peak;
 pub mod plan;
 
 use crate::args::{GameKind, SolveArgs};
 use crate::error::CliError;
+use crate::solve::peak::PeakMemory;
 use crate::solve::plan::PlanFigures;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use retro_solver::sectors::db::{Db as SectorDb, ProbeError};
+use retro_solver::sectors::resources::human;
 use retro_solver::sectors::retro::Progress;
 use retro_solver::sectors::rules::SectorRules;
 use retro_solver::sectors::sector::SectorKey;
@@ -38,6 +41,8 @@ struct Bars {
     /// Tables compressed or derived, the seconds that took, and the wins whose distances were
     /// left to a search.
     compressed: Mutex<(u64, f64, u64)>,
+    /// The run's peak of anonymous memory, sampled.
+    memory: PeakMemory,
 }
 
 impl Bars {
@@ -64,6 +69,7 @@ impl Bars {
             overall,
             unit: Mutex::new(None),
             compressed: Mutex::new((0, 0.0, 0)),
+            memory: PeakMemory::start(),
         }
     }
 }
@@ -75,6 +81,9 @@ impl Progress for Bars {
         }
     }
     fn pass(&self, d: u16) {
+        // Sampled here too: a unit's arrays are alive (and a short unit may end between two
+        // samples of the thread).
+        self.memory.bytes();
         if let Some(b) = &*self.unit.lock().expect("bar lock") {
             b.set_message(format!("frontier pass {d}"));
         }
@@ -100,12 +109,13 @@ impl SolveObserver for Bars {
             let eta = format!(", {left} left: roughly {h:.1} h");
             eprintln!(
                 "[{}:{:02}:{:02}] unit {}/{total}: sector {} ({slots} slots; {before} slots \
-                 solved before it in this run{eta})",
+                 solved before it in this run{eta}; memory peak {})",
                 secs / 3600,
                 secs / 60 % 60,
                 secs % 60,
                 index + 1,
                 names.join("+"),
+                human(self.memory.bytes()),
             );
         }
         if self.quiet {
@@ -124,7 +134,10 @@ impl SolveObserver for Bars {
             old.finish_and_clear();
         }
     }
-    fn sector_done(&self, _r: &SectorReport) {}
+    fn sector_done(&self, _r: &SectorReport) {
+        // The sector's values are still alive.
+        self.memory.bytes();
+    }
     /// Said even under `--quiet`: a table is replaced, and the user should know why.
     fn rebuilding(&self, why: &ProbeError) {
         self.overall.suspend(|| eprintln!("rebuilding: {why}"));
@@ -564,6 +577,10 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
     let (compressed, compress_seconds, searched_wins) =
         *bars.compressed.lock().expect("compress lock");
     let t = Totals::of(&reports, &db.folder);
+    let (memory, resident) = (
+        bars.memory.bytes(),
+        retro_solver::sectors::resources::peak_memory(),
+    );
     if as_json {
         println!(
             "{}",
@@ -571,6 +588,7 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
                    "sectors": rows, "start": start_value.map(|(_, j)| j),
                    "compressed": compressed, "compress_seconds": compress_seconds,
                    "searched_wins": searched_wins,
+                   "peak_memory_bytes": memory, "peak_resident_bytes": resident,
                    "totals": {"positions": t.positions, "wins": t.wins, "draws": t.draws,
                               "losses": t.losses, "placing_positions": t.placing,
                               "longest_win": t.longest.0,
@@ -629,6 +647,14 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
              ({searched_wins} wins' distances left to a search)"
         );
     }
+    println!(
+        "peak memory {} (anonymous, sampled every half second){}",
+        human(memory),
+        resident.map_or(String::new(), |r| format!(
+            "; {} resident with the pages of the mapped tables, which the kernel drops at will",
+            human(r)
+        ))
+    );
     if let Some((text, _)) = start_value {
         println!("start position: {text}");
     }

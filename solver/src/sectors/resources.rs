@@ -62,6 +62,16 @@ pub fn peak_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// Anonymous resident memory of this process now (`RssAnon` of `/proc/self/status`), in
+/// bytes: what it allocated and touched, without the pages of mapped files (tables), which the
+/// kernel can drop at any time.
+pub fn anonymous_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = text.lines().find(|l| l.starts_with("RssAnon:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 /// Human-readable bytes.
 pub fn human(bytes: u64) -> String {
     let g = bytes as f64 / (1u64 << 30) as f64;
@@ -80,6 +90,9 @@ mod tests {
     fn this_machine_reports_memory_and_disk() {
         assert!(available_memory().is_some_and(|m| m > 1 << 20));
         assert!(free_disk(Path::new(".")).is_some());
+        // This test's own heap is resident, and below everything the process has touched.
+        let anon = anonymous_memory().expect("RssAnon");
+        assert!(anon > 0 && anon <= peak_memory().expect("VmHWM"));
         assert_eq!(human(3 << 30), "3.0 GiB");
     }
 }
