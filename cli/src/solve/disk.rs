@@ -1,0 +1,282 @@
+//! The disk (and memory) a solve needs: `--dry-run`'s figures, and the checks before a solve
+//! starts.
+
+use super::*;
+
+pub(super) fn dry_run<R: SectorRules>(
+    db: &SectorDb<R>,
+    targets: &[SectorKey],
+    opts: &SolveOpts,
+) -> Result<(), CliError> {
+    let (as_json, derive, budget) = (opts.json, !opts.no_derive, opts.raw_budget_bytes());
+    let f = PlanFigures::deriving(db, targets, derive);
+    // Sectors these rules leave out (a dry run still gives the figures of the plain sectors).
+    let unsupported: Vec<(SectorKey, String)> = f
+        .rows
+        .iter()
+        .filter_map(|(k, _, _)| db.rules.unsupported(*k).map(|w| (*k, w)))
+        .collect();
+    // State the positions of the sectors left out carry beyond stones and hands (one-time
+    // mills' masks): what indexing it would cost.
+    let extra: Vec<(u64, u64)> = f
+        .rows
+        .iter()
+        .filter_map(|(k, s, _)| db.rules.extra_state_slots(*k).map(|x| (x, *s)))
+        .collect();
+    let extra_total = (!extra.is_empty()).then(|| {
+        extra.iter().fold((0u64, 0u64), |(x, s), &(a, b)| {
+            (x.saturating_add(a), s.saturating_add(b))
+        })
+    });
+    // What this machine has: free disk where the tables go (the folder, or the nearest folder
+    // above it that exists) and memory.
+    use retro_solver::sectors::resources::available_memory;
+    let free = free_disk_at(&db.folder);
+    let memory = available_memory();
+    // The folder's tables count in the estimated peak: the room for it is the free disk and
+    // what they take already.
+    let held = crate::solve::plan::held_bytes(&db.folder);
+    let disk = free.map(|d| d + held);
+    // Under the budget asked for; and when the peak without one does not fit, the largest
+    // budget that does.
+    let within = budget.map(|b| f.disk_under_budget(db, b));
+    let suggested = disk
+        .filter(|&d| f.compress_peak > d)
+        .map(|d| f.suggest_budget(db, d));
+    if as_json {
+        let rows: Vec<Json> = f
+            .rows
+            .iter()
+            .map(|(k, s, done)| {
+                json!({"sector": k.to_string(), "slots": s, "table_exists": done,
+                       "unsupported": db.rules.unsupported(*k),
+                       "extra_state_slots": db.rules.extra_state_slots(*k)})
+            })
+            .collect();
+        println!(
+            "{}",
+            json!({"sectors": rows, "units": f.units, "slots": f.slots, "placing_slots": f.placing,
+                   "largest_unit_slots": f.largest, "peak_bytes": f.peak_bytes(),
+                   "slots_left": f.left.0, "units_left": f.left.1,
+                   "disk_bytes": f.disk_bytes(), "compress_raw_peak_bytes": f.raw_peak,
+                   "compress_peak_bytes": f.compress_peak,
+                   "compressed_share": f.share.fraction,
+                   "compressed_share_measured": f.share.measured.map(|(n, raw, m)|
+                       json!({"tables": n, "raw_bytes": raw, "share": m})),
+                   "unsupported_sectors": unsupported.len(),
+                   "extra_state_slots": extra_total.map(|(x, _)| x),
+                   "free_disk_bytes": free, "held_bytes": held, "available_memory_bytes": memory,
+                   "raw_budget_bytes": budget,
+                   "raw_budget_peak_bytes": within.map(|w| w.peak),
+                   "raw_budget_early_tables": within.map(|w| w.early),
+                   "suggested_raw_budget_bytes": suggested.flatten().map(|(b, _)| b),
+                   "solvable": unsupported.is_empty()})
+        );
+        return Ok(());
+    }
+    if let Some((k, why)) = unsupported.first() {
+        let all = unsupported.len() == f.rows.len();
+        println!(
+            "cannot solve {} of these {} sectors under these rules (sector {k}: {why}){}",
+            unsupported.len(),
+            f.rows.len(),
+            if all {
+                "; the figures below are those of positions without that state"
+            } else {
+                "; the moving phase (`--max-stones N`) can be solved"
+            }
+        );
+    }
+    if let Some((x, plain)) = extra_total {
+        println!(
+            "with that state in the index, those {} sectors would take {:.3e} slots instead of \
+             {plain}, {:.1e} times as many (the README says why)",
+            extra.len(),
+            x as f64,
+            x as f64 / plain.max(1) as f64,
+        );
+    }
+    println!(
+        "{} sectors in {} units ({} tables already present)",
+        f.sectors, f.units, f.existing
+    );
+    println!("slots: {} ({} with stones in hand)", f.slots, f.placing);
+    if f.existing > 0 {
+        println!(
+            "left to solve: {} slots in {} units ({:.1}% of the slots), roughly {} on 2 cores",
+            f.left.0,
+            f.left.1,
+            100.0 * f.left.0 as f64 / f.slots.max(1) as f64,
+            crate::solve::plan::rough_time(f.left.0)
+        );
+    }
+    println!(
+        "largest unit: {} slots, about {:.1} GiB while solving",
+        f.largest,
+        f.peak_bytes() as f64 / (1u64 << 30) as f64
+    );
+    println!("tables: about {:.1} GiB on disk", gib(f.disk_bytes()));
+    println!(
+        "with --compress: at most {:.1} GiB of raw tables at once (those sectors left to solve \
+         still read, and the unit being written), about {:.1} GiB on disk at the peak with the \
+         compressed tables (estimated for {}, at {})",
+        gib(f.raw_peak),
+        gib(f.compress_peak),
+        if derive {
+            "the sectors that keep their values, nothing for derived ones"
+        } else {
+            "every sector (--no-derive)"
+        },
+        f.share.describe()
+    );
+    if let (Some(disk), Some(memory)) = (disk, memory) {
+        let fits = |need: u64, have: u64| if need <= have { "enough" } else { "not enough" };
+        println!(
+            "this machine: {:.1} GiB free where the tables go{}, {:.1} GiB of memory \
+             available: {} memory for the largest unit, {} disk for the raw tables, {} for the \
+             --compress peak",
+            gib(disk - held),
+            if held > 0 {
+                format!(" and {:.1} GiB in the tables already there", gib(held))
+            } else {
+                String::new()
+            },
+            gib(memory),
+            fits(f.peak_bytes(), memory),
+            fits(f.disk_bytes(), disk),
+            fits(f.compress_peak, disk),
+        );
+    }
+    if let (Some(b), Some(w)) = (budget, within) {
+        println!(
+            "with --compress --raw-budget {:.1}: about {:.1} GiB on disk at the peak, {} tables \
+             compressed early (every value kept) and read back through raw working copies",
+            gib(b),
+            gib(w.peak),
+            w.early
+        );
+    }
+    match suggested {
+        Some(Some((b, w))) => println!(
+            "--raw-budget {:.0} would keep the --compress peak at about {:.1} GiB ({} tables \
+             compressed early)",
+            gib(b),
+            gib(w.peak),
+            w.early
+        ),
+        Some(None) => println!(
+            "no --raw-budget brings the --compress peak within the free disk: the compressed \
+             tables alone take more"
+        ),
+        None => {}
+    }
+    Ok(())
+}
+
+/// Bytes in GiB, for the plans' text.
+pub(super) fn gib(b: u64) -> f64 {
+    b as f64 / (1u64 << 30) as f64
+}
+
+/// Free disk where a solve writes `folder`: on the folder's file system, or the nearest
+/// folder above it that exists.
+pub(crate) fn free_disk_at(folder: &std::path::Path) -> Option<u64> {
+    folder
+        .ancestors()
+        .find(|p| p.exists())
+        .and_then(retro_solver::sectors::resources::free_disk)
+}
+
+/// Refuses at once a solve into a folder with none of its tables yet whose disk peak by
+/// `--dry-run`'s estimate exceeds the free disk (it would fail hours later), naming what fits:
+/// `--compress`, a `--raw-budget`. A resumed solve without `--compress` is refused when the
+/// raw tables it has left to write exceed the free disk (a compressed solve resumed without the
+/// flag would fill the disk); a resumed `--compress` solve is not checked here (its tables
+/// change the figures; the unit about to be written is checked before each unit).
+pub(super) fn check_disk<R: SectorRules>(
+    db: &SectorDb<R>,
+    f: &PlanFigures,
+    opts: &SolveOpts,
+) -> Result<(), CliError> {
+    let Some(free) = free_disk_at(&db.folder) else {
+        return Ok(());
+    };
+    // One refusal at a time: sectors these rules leave out, and a unit beyond the memory, are
+    // the solve's to refuse (naming the sector).
+    let memory = retro_solver::sectors::resources::available_memory();
+    if f.rows
+        .iter()
+        .any(|(k, _, _)| db.rules.unsupported(*k).is_some())
+        || memory.is_some_and(|m| f.peak_bytes() > m)
+    {
+        return Ok(());
+    }
+    let budget = opts.raw_budget_bytes();
+    let need = match (opts.compress, budget) {
+        (None, _) => f.disk_bytes(),
+        (Some(_), None) => f.compress_peak,
+        (Some(_), Some(b)) => f.disk_under_budget(db, b).peak,
+    };
+    if f.existing > 0 {
+        return check_resumed_raw(db, f, opts, free);
+    }
+    if need <= free {
+        return Ok(());
+    }
+    let what = match (opts.compress, budget) {
+        (None, _) => "for its raw tables".to_string(),
+        (Some(_), None) => "at the peak of a --compress solve".to_string(),
+        (Some(_), Some(b)) => format!("at the peak with --raw-budget {:.1}", gib(b)),
+    };
+    let remedy = if opts.compress.is_none() && f.compress_peak <= crate::solve::plan::room(free) {
+        format!(
+            "--compress keeps it at about {:.1} GiB",
+            gib(f.compress_peak)
+        )
+    } else {
+        match f.suggest_budget(db, free) {
+            Some((b, under)) => format!(
+                "{}--raw-budget {:.0} keeps it at about {:.1} GiB",
+                if opts.compress.is_none() {
+                    "--compress "
+                } else {
+                    ""
+                },
+                gib(b),
+                gib(under.peak)
+            ),
+            None => "no --raw-budget makes it fit: the compressed tables alone take more".into(),
+        }
+    };
+    Err(CliError::other(format!(
+        "this solve needs about {:.1} GiB of disk {what}, {:.1} GiB is free in {}: {remedy} \
+         (`--dry-run` shows the estimate, which takes compressed tables at {:.1}% of raw)",
+        gib(need),
+        gib(free),
+        db.folder.display(),
+        100.0 * f.share.fraction
+    )))
+}
+
+/// [`check_disk`] of a resumed solve: without `--compress`, the raw tables of the units left
+/// must fit the free disk.
+pub(super) fn check_resumed_raw<R: SectorRules>(
+    db: &SectorDb<R>,
+    f: &PlanFigures,
+    opts: &SolveOpts,
+    free: u64,
+) -> Result<(), CliError> {
+    let need = f.left.0 * 2;
+    if opts.compress.is_some() || need <= free {
+        return Ok(());
+    }
+    Err(CliError::other(format!(
+        "the {} units left to solve in {} need about {:.1} GiB of disk for their raw tables, \
+         {:.1} GiB is free: resume with --compress, which compresses each unit's tables once no \
+         unit left reads them (`--dry-run --compress` shows its disk figures)",
+        f.left.1,
+        db.folder.display(),
+        gib(need),
+        gib(free),
+    )))
+}
