@@ -503,6 +503,13 @@ pub struct SolveArgs {
     /// does not fit.
     #[arg(long, requires = "compress", value_name = "GIB", value_parser = positive_gib)]
     pub raw_budget: Option<f64>,
+    /// With --compress, start a solve in a folder without its tables even when --dry-run's
+    /// disk peak exceeds the free disk. That peak is an estimate: it takes compressed tables
+    /// at a default share of their raw size until the folder holds a GiB (raw) of its own,
+    /// and games differ (a drawish one compresses far better). Each unit is still checked
+    /// before it is solved, and a solve stopped for want of disk resumes once there is room.
+    #[arg(long, requires = "compress")]
+    pub ignore_disk_estimate: bool,
 }
 
 /// The arguments of `retro analyse`.

@@ -408,10 +408,32 @@ fn analyse_names_the_missing_table_and_rejects_unsolvable_rules() {
     let o = solve(5, &["--compress"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("no --raw-budget makes it fit"),
+        stderr(&o).contains("no --raw-budget makes it fit")
+            && stderr(&o).contains("--ignore-disk-estimate starts it anyway"),
         "{}",
         stderr(&o)
     );
+    // The estimate is only an estimate: --ignore-disk-estimate starts the solve, and the check
+    // of each unit before it is solved stops it at the first unit that does not fit (here the
+    // first: no disk at all), before any table is written.
+    let o = solve(0, &["--compress", "--ignore-disk-estimate", "-q"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("sector 3_3_0_0 needs about ")
+            && stderr(&o).contains(" of disk in ")
+            && stderr(&o).contains(", 0 KiB is free"),
+        "{}",
+        stderr(&o)
+    );
+    let written = std::fs::read_dir(fresh.path())
+        .unwrap()
+        .flat_map(|e| std::fs::read_dir(e.unwrap().path()).into_iter().flatten())
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().contains(".rtb")
+        })
+        .count();
+    assert_eq!(written, 0, "a table was written");
     let o = solve(5, &["--max-stones", "3", "--compress", "-q"]);
     assert!(o.status.success(), "{}", stderr(&o));
     // With tables in the folder the solve is a resumed one: not refused by the estimate (the

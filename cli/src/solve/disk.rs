@@ -165,8 +165,16 @@ pub(super) fn dry_run<R: SectorRules>(
             w.early
         ),
         Some(None) => println!(
-            "no --raw-budget brings the --compress peak within the free disk: the compressed \
-             tables alone take more"
+            "no --raw-budget brings the --compress peak within the free disk at that share: even \
+             --raw-budget 1 peaks at about {:.1} GiB. {}",
+            gib(f.disk_under_budget(db, 1 << 30).peak),
+            if f.share.measured.is_none() {
+                "The share is an estimate: free more disk, or start with a small --raw-budget \
+                 and --ignore-disk-estimate and run --dry-run again once the folder holds a GiB \
+                 (raw) of its own compressed tables, whose share then replaces it"
+            } else {
+                "Free more disk"
+            }
         ),
         None => {}
     }
@@ -220,7 +228,7 @@ pub(super) fn check_disk<R: SectorRules>(
     if f.existing > 0 {
         return check_resumed_raw(db, f, opts, free);
     }
-    if need <= free {
+    if need <= free || (opts.compress.is_some() && opts.ignore_disk_estimate) {
         return Ok(());
     }
     let what = match (opts.compress, budget) {
@@ -248,9 +256,14 @@ pub(super) fn check_disk<R: SectorRules>(
             None => "no --raw-budget makes it fit: the compressed tables alone take more".into(),
         }
     };
+    let anyway = if opts.compress.is_some() {
+        "; --ignore-disk-estimate starts it anyway (each unit is checked before it is solved)"
+    } else {
+        ""
+    };
     Err(CliError::other(format!(
         "this solve needs about {:.1} GiB of disk {what}, {:.1} GiB is free in {}: {remedy} \
-         (`--dry-run` shows the estimate, which takes compressed tables at {:.1}% of raw)",
+         (`--dry-run` shows the estimate, which takes compressed tables at {:.1}% of raw){anyway}",
         gib(need),
         gib(free),
         db.folder.display(),

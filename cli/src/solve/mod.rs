@@ -54,6 +54,8 @@ pub struct SolveOpts {
     pub no_derive: bool,
     /// `--raw-budget`, in GiB.
     pub raw_budget: Option<f64>,
+    /// `--ignore-disk-estimate`: a fresh `--compress` solve is not refused by the estimate.
+    pub ignore_disk_estimate: bool,
 }
 
 impl SolveOpts {
@@ -253,6 +255,7 @@ pub fn run(a: &SolveArgs) -> Result<(), CliError> {
         compress: a.compress.then_some(a.compress_level),
         no_derive: a.no_derive,
         raw_budget: a.raw_budget,
+        ignore_disk_estimate: a.ignore_disk_estimate,
     };
     match a.game {
         GameKind::Mill => mill::solve(&a.rules, &a.dir, &a.sectors, &opts),

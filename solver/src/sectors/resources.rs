@@ -77,8 +77,10 @@ pub fn human(bytes: u64) -> String {
     let g = bytes as f64 / (1u64 << 30) as f64;
     if g >= 1.0 {
         format!("{g:.1} GiB")
-    } else {
+    } else if bytes >= 1 << 20 {
         format!("{:.0} MiB", bytes as f64 / (1u64 << 20) as f64)
+    } else {
+        format!("{:.0} KiB", bytes as f64 / 1024.0)
     }
 }
 
@@ -94,5 +96,7 @@ mod tests {
         let anon = anonymous_memory().expect("RssAnon");
         assert!(anon > 0 && anon <= peak_memory().expect("VmHWM"));
         assert_eq!(human(3 << 30), "3.0 GiB");
+        assert_eq!(human(5 << 20), "5 MiB");
+        assert_eq!(human(3 << 10), "3 KiB");
     }
 }
