@@ -238,14 +238,17 @@ pub fn check_by_position(file: &Path, codes: &[u16], stride: usize) -> u64 {
     }
 }
 
-/// Every file of a table folder (name and bytes), the lock left out.
+/// Every file of a table folder (name and bytes), the lock and the solve log (times of the
+/// run) left out.
 pub fn folder_bytes(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     let mut out = std::collections::BTreeMap::new();
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
         if p.is_dir() {
             out.extend(folder_bytes(&p));
-        } else if p.file_name().unwrap() != "solve.lock" {
+        } else if !["solve.lock", "solve-log.tsv"]
+            .contains(&&*p.file_name().unwrap().to_string_lossy())
+        {
             let name = p.file_name().unwrap().to_string_lossy().to_string();
             out.insert(name, std::fs::read(&p).unwrap());
         }

@@ -104,6 +104,28 @@ fn solve_analyse_verify_round_trip() {
         "{memory} {resident}"
     );
     assert!(units.iter().all(|l| l.contains("; memory peak ")), "{log}");
+    // The folder's solve log: a line per unit this run solved, adding up to its slots.
+    let l = &v["log"];
+    assert_eq!(l["units"].as_u64(), Some(units.len() as u64), "{l}");
+    let slots: u64 = sectors.iter().map(|s| s["slots"].as_u64().unwrap()).sum();
+    assert_eq!(l["slots"].as_u64(), Some(slots), "{l}");
+    assert_eq!(l["runs"], 1, "{l}");
+    assert!(l["peak_memory_bytes"].as_u64().unwrap() <= memory, "{l}");
+    let again = retro(
+        &[
+            "solve",
+            "mill",
+            "--variant",
+            "six-mens-morris",
+            "--dir",
+            d,
+            "--json",
+        ],
+        None,
+    );
+    assert!(again.status.success(), "{}", stderr(&again));
+    // Nothing left to solve: nothing logged.
+    assert_eq!(json(&stdout(&again))["log"], *l);
 
     let o = retro(
         &[

@@ -2,6 +2,7 @@
 //! as it goes (units started, tables compressed, the memory peak).
 
 use super::*;
+use crate::solve::journal::Journal;
 
 pub(super) struct Bars {
     pub(super) quiet: bool,
@@ -20,12 +21,14 @@ pub(super) struct Bars {
     pub(super) compressed: Mutex<(u64, f64, u64)>,
     /// The run's peak of anonymous memory, sampled.
     pub(super) memory: PeakMemory,
+    /// The folder's solve log.
+    pub(super) journal: Journal,
 }
 
 impl Bars {
     /// Bars, hidden under `quiet`; with `lines` (and not `quiet`), a line per unit instead,
     /// for a run that has `slots_left` slots to solve.
-    pub(super) fn new(quiet: bool, lines: bool, slots_left: u64) -> Bars {
+    pub(super) fn new(quiet: bool, lines: bool, slots_left: u64, folder: &Path) -> Bars {
         let overall = if quiet || lines {
             ProgressBar::hidden()
         } else {
@@ -47,7 +50,13 @@ impl Bars {
             unit: Mutex::new(None),
             compressed: Mutex::new((0, 0.0, 0)),
             memory: PeakMemory::start(),
+            journal: Journal::new(folder),
         }
+    }
+
+    /// Seconds this run spent compressing so far.
+    pub(super) fn compress_seconds(&self) -> f64 {
+        self.compressed.lock().expect("compress lock").1
     }
 }
 
@@ -72,6 +81,12 @@ impl SolveObserver for Bars {
         self.overall.set_length(total as u64);
         self.overall.set_position(index as u64);
         let names: Vec<String> = unit.iter().map(|k| k.to_string()).collect();
+        self.journal.unit_start(
+            names.join("+"),
+            slots,
+            self.compress_seconds(),
+            self.memory.bytes(),
+        );
         if let Some(start) = self.log {
             let before = {
                 let mut s = self.slots_started.lock().expect("slots lock");

@@ -4,6 +4,7 @@
 mod bars;
 pub mod dara;
 mod disk;
+pub mod journal;
 pub mod mill;
 pub mod oaq;
 pub mod peak;
@@ -116,6 +117,7 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
         quiet,
         as_json || !std::io::IsTerminal::is_terminal(&std::io::stderr()),
         plan.left.0,
+        &db.folder,
     );
     let start = Instant::now();
     let reports = pool
@@ -163,6 +165,8 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
         bars.memory.bytes(),
         retro_solver::sectors::resources::peak_memory(),
     );
+    bars.journal.finish(compress_seconds, memory);
+    let log = journal::summary(&db.folder);
     if as_json {
         println!(
             "{}",
@@ -171,6 +175,9 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
                    "compressed": compressed, "compress_seconds": compress_seconds,
                    "searched_wins": searched_wins,
                    "peak_memory_bytes": memory, "peak_resident_bytes": resident,
+                   "log": log.map(|l| json!({"units": l.units, "slots": l.slots, "runs": l.runs,
+                       "seconds": l.seconds, "compress_seconds": l.compress_seconds,
+                       "peak_memory_bytes": l.peak_memory})),
                    "totals": {"positions": t.positions, "wins": t.wins, "draws": t.draws,
                               "losses": t.losses, "placing_positions": t.placing,
                               "longest_win": t.longest.0,
@@ -237,6 +244,19 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
             human(r)
         ))
     );
+    if let Some(l) = log.filter(|l| l.runs > 1) {
+        println!(
+            "the folder's solve log ({}): {} units, {} slots, over {} runs: {:.2} h in all, \
+             {:.2} h of it compressing; peak memory {}",
+            journal::FILE,
+            l.units,
+            l.slots,
+            l.runs,
+            l.seconds / 3600.0,
+            l.compress_seconds / 3600.0,
+            human(l.peak_memory)
+        );
+    }
     if let Some((text, _)) = start_value {
         println!("start position: {text}");
     }

@@ -1,0 +1,180 @@
+//! The folder's solve log, `solve-log.tsv`: a line per unit a run solved, appended when the
+//! unit is done (its tables written, and those it let go compressed), so that a solve resumed
+//! over many runs still adds up: units, runs, wall time, time compressing, peak memory.
+//!
+//! A line is `run_start now unit slots seconds compress_seconds peak_memory_bytes`, tab
+//! separated: the run's start and the time of the line (Unix seconds), the unit's sectors
+//! (joined by `+`), its slots, its seconds (from its start to the line), the seconds the run
+//! spent compressing so far and the run's peak memory so far. A unit a killed run finished
+//! but had not logged yet is missing (the next run keeps its tables).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+/// The file's name in a table folder.
+pub const FILE: &str = "solve-log.tsv";
+
+/// The solve log of one run.
+pub struct Journal {
+    path: PathBuf,
+    run_start: u64,
+    /// The unit being solved: its sectors, slots and start.
+    current: Mutex<Option<(String, u64, Instant)>>,
+}
+
+/// What a folder's solve log adds up to.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Units logged.
+    pub units: u64,
+    /// Their slots.
+    pub slots: u64,
+    /// Runs that logged a unit.
+    pub runs: u64,
+    /// Wall time of those runs, each from its start to its last line.
+    pub seconds: f64,
+    /// Of it, compressing.
+    pub compress_seconds: f64,
+    /// The largest peak of memory a run logged.
+    pub peak_memory: u64,
+}
+
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+impl Journal {
+    /// The log of a run starting now in `folder`.
+    pub fn new(folder: &Path) -> Journal {
+        Journal {
+            path: folder.join(FILE),
+            run_start: unix_now(),
+            current: Mutex::new(None),
+        }
+    }
+
+    /// Unit `name` of `slots` slots starts: the one before it is done and logged.
+    pub fn unit_start(&self, name: String, slots: u64, compress_seconds: f64, peak: u64) {
+        let done =
+            self.current
+                .lock()
+                .expect("journal lock")
+                .replace((name, slots, Instant::now()));
+        self.log(done, compress_seconds, peak);
+    }
+
+    /// The run ends: the unit being solved is done and logged.
+    pub fn finish(&self, compress_seconds: f64, peak: u64) {
+        let done = self.current.lock().expect("journal lock").take();
+        self.log(done, compress_seconds, peak);
+    }
+
+    /// Appends a unit's line; a log that cannot be written is left (the solve goes on).
+    fn log(&self, done: Option<(String, u64, Instant)>, compress_seconds: f64, peak: u64) {
+        let Some((name, slots, start)) = done else {
+            return;
+        };
+        let line = format!(
+            "{}\t{}\t{name}\t{slots}\t{:.1}\t{compress_seconds:.1}\t{peak}\n",
+            self.run_start,
+            unix_now(),
+            start.elapsed().as_secs_f64(),
+        );
+        let _ = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.path)
+            .and_then(|mut f| f.write_all(line.as_bytes()));
+    }
+}
+
+/// What the solve log in `folder` adds up to (`None` without one); lines it cannot read are
+/// skipped.
+pub fn summary(folder: &Path) -> Option<Summary> {
+    let text = std::fs::read_to_string(folder.join(FILE)).ok()?;
+    Some(summarize(&text))
+}
+
+/// [`summary`] of a log's text.
+pub fn summarize(text: &str) -> Summary {
+    let mut s = Summary::default();
+    // Per run: its last line's time and the compressing it had done by then.
+    let mut runs: std::collections::BTreeMap<u64, (u64, f64)> = Default::default();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        let [start, now, _unit, slots, _secs, compress, peak] = f[..] else {
+            continue;
+        };
+        let (Ok(start), Ok(now), Ok(slots), Ok(compress), Ok(peak)) = (
+            start.parse::<u64>(),
+            now.parse::<u64>(),
+            slots.parse::<u64>(),
+            compress.parse::<f64>(),
+            peak.parse::<u64>(),
+        ) else {
+            continue;
+        };
+        s.units += 1;
+        s.slots += slots;
+        s.peak_memory = s.peak_memory.max(peak);
+        let r = runs.entry(start).or_insert((now, compress));
+        *r = (r.0.max(now), r.1.max(compress));
+    }
+    s.runs = runs.len() as u64;
+    for (start, (last, compress)) in runs {
+        s.seconds += last.saturating_sub(start) as f64;
+        s.compress_seconds += compress;
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adds_up_runs_and_skips_what_it_cannot_read() {
+        let text = "100\t160\t3_3_0_0\t10\t50.0\t5.0\t2000\n\
+                    100\t400\t4_4_0_0\t20\t240.0\t30.5\t9000\n\
+                    garbage line\n\
+                    1000\t1100\t5_5_0_0+4_5_0_0\t30\t90.0\t0.0\t4000\n\
+                    1000\t1100\tcut short";
+        let s = summarize(text);
+        assert_eq!(
+            s,
+            Summary {
+                units: 3,
+                slots: 60,
+                runs: 2,
+                seconds: 400.0,
+                compress_seconds: 30.5,
+                peak_memory: 9000,
+            }
+        );
+    }
+
+    #[test]
+    fn logs_each_unit_when_the_next_starts_and_at_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let j = Journal::new(dir.path());
+        j.unit_start("3_3_0_0".into(), 7, 0.0, 10);
+        assert!(summary(dir.path()).is_none(), "nothing done yet");
+        j.unit_start("3_4_0_0+4_3_0_0".into(), 8, 1.5, 20);
+        j.finish(2.5, 30);
+        // A later run.
+        Journal::new(dir.path()).finish(0.0, 0);
+        let s = summary(dir.path()).unwrap();
+        assert_eq!((s.units, s.slots, s.runs), (2, 15, 1));
+        assert_eq!((s.compress_seconds, s.peak_memory), (2.5, 30));
+        let text = std::fs::read_to_string(dir.path().join(FILE)).unwrap();
+        assert!(text
+            .lines()
+            .nth(1)
+            .unwrap()
+            .contains("\t3_4_0_0+4_3_0_0\t8\t"));
+    }
+}
