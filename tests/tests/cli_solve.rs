@@ -435,6 +435,16 @@ fn analyse_names_the_missing_table_and_rejects_unsolvable_rules() {
         "{}",
         stderr(&o)
     );
+    // The dry run says so too, with the least peak a budget gives, and names the way out.
+    let o = solve(5, &["--compress", "--dry-run"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("no --raw-budget brings the --compress peak within the free disk")
+            && out.contains("even --raw-budget 1 peaks at about ")
+            && out.contains("--ignore-disk-estimate"),
+        "{out}"
+    );
     // The estimate is only an estimate: --ignore-disk-estimate starts the solve, and the check
     // of each unit before it is solved stops it at the first unit that does not fit (here the
     // first: no disk at all), before any table is written.
@@ -783,7 +793,9 @@ fn concurrent_solves_of_one_folder_are_refused_or_wait() {
             .unwrap()
             .flatten()
             .map(|e| e.path())
+            // The lock, and the solve log (the times of each run).
             .filter(|p| p.file_name().unwrap() != LOCK_FILE)
+            .filter(|p| p.file_name().unwrap() != "solve-log.tsv")
             .collect();
         v.sort();
         v
@@ -852,4 +864,63 @@ fn russian_mill_endgames_are_solved_without_tables() {
     let o = retro(&["analyse", "mill", "--variant", "russian-mill"], None);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("at most 6 stones"), "{}", stderr(&o));
+}
+
+/// The folder's solve log adds up a solve spread over runs: a first run solves the moving
+/// phase up to 4 stones a side, a second the rest; a third has nothing to solve and logs
+/// nothing.
+#[test]
+fn the_solve_log_adds_up_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let o = retro(
+            &[
+                &["solve", "mill", "--variant", "six-mens-morris", "--dir", d][..],
+                extra,
+            ]
+            .concat(),
+            None,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        o
+    };
+    let first = json(&stdout(&run(&["--max-stones", "4", "--json", "-q"])));
+    let solved = |v: &Value| -> (u64, u64) {
+        let rows = v["sectors"].as_array().unwrap();
+        let fresh = rows.iter().filter(|s| s["reused"] == false);
+        (
+            fresh.clone().count() as u64,
+            fresh.map(|s| s["slots"].as_u64().unwrap()).sum(),
+        )
+    };
+    let (_, slots1) = solved(&first);
+    assert_eq!(first["log"]["runs"], 1, "{}", first["log"]);
+    assert_eq!(first["log"]["slots"].as_u64(), Some(slots1));
+    // The second run prints what the log adds up to: both runs.
+    let text = stdout(&run(&["-q"]));
+    assert!(
+        text.contains("the folder's solve log (solve-log.tsv): ")
+            && text.contains(" over 2 runs: "),
+        "{text}"
+    );
+    let third = json(&stdout(&run(&["--json", "-q"])));
+    assert_eq!(solved(&third), (0, 0));
+    let log = &third["log"];
+    assert_eq!(log["runs"], 2, "{log}");
+    // Every slot of the game, solved once over the two runs.
+    let all: u64 = third["sectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["slots"].as_u64().unwrap())
+        .sum();
+    assert_eq!(log["slots"].as_u64(), Some(all), "{log}");
+    let lines = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path().join("solve-log.tsv"))
+        .find(|p| p.exists())
+        .map(|p| std::fs::read_to_string(p).unwrap().lines().count())
+        .unwrap();
+    assert_eq!(log["units"].as_u64(), Some(lines as u64), "{log}");
 }

@@ -4,6 +4,7 @@
 use super::*;
 use crate::solve::journal::Journal;
 
+/// A solve's progress display and the observer of its events.
 pub(super) struct Bars {
     pub(super) quiet: bool,
     /// Progress as plain lines on stderr, one per unit, instead of bars: when the bars
@@ -81,12 +82,7 @@ impl SolveObserver for Bars {
         self.overall.set_length(total as u64);
         self.overall.set_position(index as u64);
         let names: Vec<String> = unit.iter().map(|k| k.to_string()).collect();
-        self.journal.unit_start(
-            names.join("+"),
-            slots,
-            self.compress_seconds(),
-            self.memory.bytes(),
-        );
+        self.journal.unit_start(names.join("+"), slots);
         if let Some(start) = self.log {
             let before = {
                 let mut s = self.slots_started.lock().expect("slots lock");
@@ -101,13 +97,15 @@ impl SolveObserver for Bars {
             let eta = format!(", {left} left: roughly {h:.1} h");
             eprintln!(
                 "[{}:{:02}:{:02}] unit {}/{total}: sector {} ({slots} slots; {before} slots \
-                 solved before it in this run{eta}; memory peak {})",
+                 solved before it in this run{eta}{})",
                 secs / 3600,
                 secs / 60 % 60,
                 secs % 60,
                 index + 1,
                 names.join("+"),
-                human(self.memory.bytes()),
+                self.memory
+                    .bytes()
+                    .map_or(String::new(), |m| format!("; memory peak {}", human(m))),
             );
         }
         if self.quiet {
@@ -129,6 +127,10 @@ impl SolveObserver for Bars {
     fn sector_done(&self, _r: &SectorReport) {
         // The sector's values are still alive.
         self.memory.bytes();
+    }
+    fn unit_done(&self) {
+        self.journal
+            .unit_done(self.compress_seconds(), self.memory.bytes().unwrap_or(0));
     }
     /// Said even under `--quiet`: a table is replaced, and the user should know why.
     fn rebuilding(&self, why: &ProbeError) {

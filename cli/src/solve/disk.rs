@@ -3,6 +3,8 @@
 
 use super::*;
 
+/// Prints what `--dry-run` says of a solve of `targets` (text or JSON): its size, memory,
+/// disk with and without `--compress` and `--raw-budget`, and the room this machine has.
 pub(super) fn dry_run<R: SectorRules>(
     db: &SectorDb<R>,
     targets: &[SectorKey],
@@ -257,7 +259,8 @@ pub(super) fn check_disk<R: SectorRules>(
         }
     };
     let anyway = if opts.compress.is_some() {
-        "; --ignore-disk-estimate starts it anyway (each unit is checked before it is solved)"
+        "; --ignore-disk-estimate starts it anyway (the room for each unit's raw tables is \
+         checked before it is solved)"
     } else {
         ""
     };

@@ -1,12 +1,13 @@
 //! The folder's solve log, `solve-log.tsv`: a line per unit a run solved, appended when the
-//! unit is done (its tables written, and those it let go compressed), so that a solve resumed
-//! over many runs still adds up: units, runs, wall time, time compressing, peak memory.
+//! unit is done (its tables written, and those no unit left reads compressed), so that a solve
+//! resumed over many runs still adds up: units, runs, wall time, time compressing, peak memory.
 //!
 //! A line is `run_start now unit slots seconds compress_seconds peak_memory_bytes`, tab
-//! separated: the run's start and the time of the line (Unix seconds), the unit's sectors
-//! (joined by `+`), its slots, its seconds (from its start to the line), the seconds the run
-//! spent compressing so far and the run's peak memory so far. A unit a killed run finished
-//! but had not logged yet is missing (the next run keeps its tables).
+//! separated: the run's start and the time of the line (Unix milliseconds; the start tells
+//! runs apart), the unit's sectors (joined by `+`), its slots, its seconds (from its start to
+//! the line), the seconds the run spent compressing so far and the run's peak memory so far
+//! (0 where the system does not say). A unit is logged once it is done: a run that stops in a
+//! unit (killed, or refused for want of disk) logs the units before it.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -41,10 +42,11 @@ pub struct Summary {
     pub peak_memory: u64,
 }
 
-fn unix_now() -> u64 {
+/// Unix time in milliseconds.
+fn unix_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 impl Journal {
@@ -52,43 +54,38 @@ impl Journal {
     pub fn new(folder: &Path) -> Journal {
         Journal {
             path: folder.join(FILE),
-            run_start: unix_now(),
+            run_start: unix_ms(),
             current: Mutex::new(None),
         }
     }
 
-    /// Unit `name` of `slots` slots starts: the one before it is done and logged.
-    pub fn unit_start(&self, name: String, slots: u64, compress_seconds: f64, peak: u64) {
-        let done =
-            self.current
-                .lock()
-                .expect("journal lock")
-                .replace((name, slots, Instant::now()));
-        self.log(done, compress_seconds, peak);
+    /// Unit `name` of `slots` slots starts.
+    pub fn unit_start(&self, name: String, slots: u64) {
+        *self.current.lock().expect("journal lock") = Some((name, slots, Instant::now()));
     }
 
-    /// The run ends: the unit being solved is done and logged.
-    pub fn finish(&self, compress_seconds: f64, peak: u64) {
-        let done = self.current.lock().expect("journal lock").take();
-        self.log(done, compress_seconds, peak);
-    }
-
-    /// Appends a unit's line; a log that cannot be written is left (the solve goes on).
-    fn log(&self, done: Option<(String, u64, Instant)>, compress_seconds: f64, peak: u64) {
-        let Some((name, slots, start)) = done else {
+    /// The unit started last is done: its line is appended, with what the run spent
+    /// compressing and its peak memory so far. A log that cannot be written is left (the
+    /// solve goes on).
+    pub fn unit_done(&self, compress_seconds: f64, peak: u64) {
+        let Some((name, slots, start)) = self.current.lock().expect("journal lock").take() else {
             return;
         };
         let line = format!(
             "{}\t{}\t{name}\t{slots}\t{:.1}\t{compress_seconds:.1}\t{peak}\n",
             self.run_start,
-            unix_now(),
+            unix_ms(),
             start.elapsed().as_secs_f64(),
         );
+        // A line a killed run left cut short ends before this one.
+        let cut = std::fs::read(&self.path).is_ok_and(|b| b.last().is_some_and(|&c| c != b'\n'));
         let _ = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&self.path)
-            .and_then(|mut f| f.write_all(line.as_bytes()));
+            .and_then(|mut f| {
+                f.write_all(format!("{}{line}", if cut { "\n" } else { "" }).as_bytes())
+            });
     }
 }
 
@@ -126,7 +123,7 @@ pub fn summarize(text: &str) -> Summary {
     }
     s.runs = runs.len() as u64;
     for (start, (last, compress)) in runs {
-        s.seconds += last.saturating_sub(start) as f64;
+        s.seconds += last.saturating_sub(start) as f64 / 1000.0;
         s.compress_seconds += compress;
     }
     s
@@ -138,11 +135,11 @@ mod tests {
 
     #[test]
     fn adds_up_runs_and_skips_what_it_cannot_read() {
-        let text = "100\t160\t3_3_0_0\t10\t50.0\t5.0\t2000\n\
-                    100\t400\t4_4_0_0\t20\t240.0\t30.5\t9000\n\
+        let text = "100000\t160000\t3_3_0_0\t10\t50.0\t5.0\t2000\n\
+                    100000\t400000\t4_4_0_0\t20\t240.0\t30.5\t9000\n\
                     garbage line\n\
-                    1000\t1100\t5_5_0_0+4_5_0_0\t30\t90.0\t0.0\t4000\n\
-                    1000\t1100\tcut short";
+                    1000000\t1100000\t5_5_0_0+4_5_0_0\t30\t90.0\t0.0\t4000\n\
+                    1000000\t1100000\tcut short";
         let s = summarize(text);
         assert_eq!(
             s,
@@ -158,22 +155,29 @@ mod tests {
     }
 
     #[test]
-    fn logs_each_unit_when_the_next_starts_and_at_the_end() {
+    fn logs_each_unit_once_done_and_mends_a_cut_line() {
         let dir = tempfile::tempdir().unwrap();
         let j = Journal::new(dir.path());
-        j.unit_start("3_3_0_0".into(), 7, 0.0, 10);
+        j.unit_start("3_3_0_0".into(), 7);
         assert!(summary(dir.path()).is_none(), "nothing done yet");
-        j.unit_start("3_4_0_0+4_3_0_0".into(), 8, 1.5, 20);
-        j.finish(2.5, 30);
-        // A later run.
-        Journal::new(dir.path()).finish(0.0, 0);
+        j.unit_done(1.5, 20);
+        j.unit_start("3_4_0_0+4_3_0_0".into(), 8);
+        // A run killed while writing a line leaves it cut short.
+        let path = dir.path().join(FILE);
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        text.push_str("123\t45");
+        std::fs::write(&path, text).unwrap();
+        j.unit_done(2.5, 30);
+        // Nothing started: nothing logged.
+        j.unit_done(3.0, 40);
         let s = summary(dir.path()).unwrap();
         assert_eq!((s.units, s.slots, s.runs), (2, 15, 1));
         assert_eq!((s.compress_seconds, s.peak_memory), (2.5, 30));
-        let text = std::fs::read_to_string(dir.path().join(FILE)).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 3);
         assert!(text
             .lines()
-            .nth(1)
+            .nth(2)
             .unwrap()
             .contains("\t3_4_0_0+4_3_0_0\t8\t"));
     }

@@ -165,7 +165,6 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
         bars.memory.bytes(),
         retro_solver::sectors::resources::peak_memory(),
     );
-    bars.journal.finish(compress_seconds, memory);
     let log = journal::summary(&db.folder);
     if as_json {
         println!(
@@ -236,14 +235,17 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
              ({searched_wins} wins' distances left to a search)"
         );
     }
-    println!(
-        "peak memory {} (anonymous, sampled every half second){}",
-        human(memory),
-        resident.map_or(String::new(), |r| format!(
-            "; {} resident with the pages of the mapped tables, which the kernel drops at will",
-            human(r)
-        ))
-    );
+    if let Some(memory) = memory {
+        println!(
+            "peak memory {} (anonymous, sampled every half second){}",
+            human(memory),
+            resident.map_or(String::new(), |r| format!(
+                "; {} resident with the pages of the mapped tables, which the kernel drops at \
+                 will",
+                human(r)
+            ))
+        );
+    }
     if let Some(l) = log.filter(|l| l.runs > 1) {
         println!(
             "the folder's solve log ({}): {} units, {} slots, over {} runs: {:.2} h in all, \

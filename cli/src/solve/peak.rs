@@ -14,6 +14,7 @@ const EVERY: Duration = Duration::from_millis(500);
 /// Samples the process's anonymous resident memory every half second until dropped, keeping
 /// the largest.
 pub struct PeakMemory {
+    /// The largest sample, `u64::MAX` before the first (none where the system does not say).
     max: Arc<AtomicU64>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
@@ -22,7 +23,7 @@ pub struct PeakMemory {
 impl PeakMemory {
     /// Starts sampling (the first sample at once).
     pub fn start() -> PeakMemory {
-        let max = Arc::new(AtomicU64::new(anonymous_memory().unwrap_or(0)));
+        let max = Arc::new(AtomicU64::new(anonymous_memory().unwrap_or(NONE)));
         let stop = Arc::new(AtomicBool::new(false));
         let (m, s) = (Arc::clone(&max), Arc::clone(&stop));
         let thread = std::thread::Builder::new()
@@ -31,7 +32,7 @@ impl PeakMemory {
                 while !s.load(Relaxed) {
                     std::thread::park_timeout(EVERY);
                     if let Some(now) = anonymous_memory() {
-                        m.fetch_max(now, Relaxed);
+                        record(&m, now);
                     }
                 }
             })
@@ -39,13 +40,22 @@ impl PeakMemory {
         PeakMemory { max, stop, thread }
     }
 
-    /// The largest sample so far, the present one included (0 where the system does not say).
-    pub fn bytes(&self) -> u64 {
+    /// The largest sample so far, the present one included (`None` where the system does not
+    /// say).
+    pub fn bytes(&self) -> Option<u64> {
         if let Some(now) = anonymous_memory() {
-            self.max.fetch_max(now, Relaxed);
+            record(&self.max, now);
         }
-        self.max.load(Relaxed)
+        Some(self.max.load(Relaxed)).filter(|&m| m != NONE)
     }
+}
+
+/// No sample yet.
+const NONE: u64 = u64::MAX;
+
+/// Keeps `now` in `max` if it is larger, or the first sample.
+fn record(max: &AtomicU64, now: u64) {
+    let _ = max.fetch_update(Relaxed, Relaxed, |m| (m == NONE || now > m).then_some(now));
 }
 
 impl Drop for PeakMemory {
@@ -65,16 +75,14 @@ mod tests {
     #[test]
     fn sees_memory_touched_and_freed_between_samples() {
         let peak = PeakMemory::start();
-        let before = peak.bytes();
-        // 64 MiB touched, held past a sample, then freed.
+        // 64 MiB touched, held past a few samples, then freed.
         let big = vec![1u8; 64 << 20];
+        let held = anonymous_memory().unwrap();
         std::thread::sleep(EVERY * 3);
         assert_eq!(big.iter().map(|&b| b as u64).sum::<u64>(), 64 << 20);
         drop(big);
-        assert!(
-            peak.bytes() >= before + (60 << 20),
-            "{before} -> {}",
-            peak.bytes()
-        );
+        assert!(held >= 64 << 20, "{held}");
+        let seen = peak.bytes().unwrap();
+        assert!(seen >= held, "{seen} < {held}");
     }
 }

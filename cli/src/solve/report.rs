@@ -17,6 +17,7 @@ pub(super) struct Totals {
 }
 
 impl Totals {
+    /// The totals of `reports`, and the bytes of the table files in `folder`.
     pub(super) fn of(
         reports: &[retro_solver::sectors::solve::SectorReport],
         folder: &std::path::Path,

@@ -75,6 +75,9 @@ pub trait SolveObserver: Progress {
     fn unit_start(&self, unit: &[SectorKey], slots: u64, index: usize, total: usize);
     /// A sector is done.
     fn sector_done(&self, report: &SectorReport);
+    /// A unit this run solved is done: its tables written, and those no unit left reads
+    /// compressed (under `--compress`).
+    fn unit_done(&self) {}
     /// An existing table is rebuilt because it failed its checks (`why` names the file).
     fn rebuilding(&self, _why: &ProbeError) {}
     /// A sector's raw table was replaced by compressed files (no unit left needs it raw), in
@@ -514,6 +517,7 @@ pub fn solve_with<R: Forward>(
         }
         compress_done(i)?;
         keep_within_budget(i)?;
+        observer.unit_done();
     }
     Ok(reports)
 }

@@ -4,6 +4,7 @@
 use super::*;
 
 impl CompressedTable {
+    /// Whether distances are available.
     pub fn has_distances(&self) -> bool {
         self.dtm.is_some()
     }
