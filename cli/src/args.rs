@@ -506,9 +506,10 @@ pub struct SolveArgs {
     /// With --compress, start a solve in a folder without its tables even when --dry-run's
     /// disk peak exceeds the free disk. That peak is an estimate: it takes compressed tables
     /// at a default share of their raw size until the folder holds a GiB (raw) of its own,
-    /// and games differ (a drawish one compresses far better). The room for each unit's own
-    /// raw tables is still checked before it is solved; a solve stopped for want of disk
-    /// (there, or by a write that finds the disk full) resumes once there is room.
+    /// and games differ (a drawish one compresses far better). The room for each unit's raw
+    /// tables and the working copies it reads is still checked before it is solved; a solve
+    /// stopped for want of disk (there, or by a write that finds the disk full) resumes once
+    /// there is room.
     #[arg(long, requires = "compress")]
     pub ignore_disk_estimate: bool,
 }

@@ -259,8 +259,8 @@ pub(super) fn check_disk<R: SectorRules>(
         }
     };
     let anyway = if opts.compress.is_some() {
-        "; --ignore-disk-estimate starts it anyway (the room for each unit's raw tables is \
-         checked before it is solved)"
+        "; --ignore-disk-estimate starts it anyway (the room for each unit's raw tables and \
+         working copies is checked before it is solved)"
     } else {
         ""
     };

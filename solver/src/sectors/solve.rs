@@ -174,16 +174,19 @@ pub fn unit_needs(slots: u64, sectors: usize) -> (u64, u64) {
 }
 
 /// Refuses, with the numbers, a unit whose needs exceed the `memory` available or the `disk`
-/// free in `folder` (`None`: unknown, not checked).
+/// free in `folder` (`None`: unknown, not checked); its disk counts `copies` bytes of raw
+/// working copies of the tables it reads, to be written for it.
 pub fn check_room(
     unit: &[SectorKey],
     slots: u64,
+    copies: u64,
     memory: Option<u64>,
     disk: Option<u64>,
     folder: &Path,
 ) -> Result<(), SolveError> {
     use crate::sectors::resources::human;
     let (need_memory, need_disk) = unit_needs(slots, unit.len());
+    let need_disk = need_disk.saturating_add(copies);
     let name = unit
         .iter()
         .map(|k| k.to_string())
@@ -197,8 +200,16 @@ pub fn check_room(
         )));
     }
     if let Some(free) = disk.filter(|&f| need_disk > f) {
+        let of_copies = if copies > 0 {
+            format!(
+                " ({} of it for raw working copies of the tables it reads)",
+                human(copies)
+            )
+        } else {
+            String::new()
+        };
         return Err(SolveError::Resources(format!(
-            "sector {name} needs about {} of disk in {}, {} is free",
+            "sector {name} needs about {} of disk in {}{of_copies}, {} is free",
             human(need_disk),
             folder.display(),
             human(free)
@@ -207,16 +218,19 @@ pub fn check_room(
     Ok(())
 }
 
-/// Refuses a unit that the machine's free memory or disk cannot hold.
+/// Refuses a unit that the machine's free memory or disk cannot hold, the disk counting the
+/// raw working copies (`copies`, bytes) of the tables it reads that are to be written for it.
 fn check_resources<R: SectorRules>(
     db: &Db<R>,
     unit: &[SectorKey],
     slots: u64,
+    copies: u64,
 ) -> Result<(), SolveError> {
     use crate::sectors::resources::{available_memory, free_disk};
     check_room(
         unit,
         slots,
+        copies,
         available_memory(),
         free_disk(&db.folder),
         &db.folder,
@@ -261,6 +275,7 @@ pub fn solve_with<R: Forward>(
         check_room(
             unit,
             slots,
+            0,
             crate::sectors::resources::available_memory(),
             None,
             &db.folder,
@@ -451,25 +466,34 @@ pub fn solve_with<R: Forward>(
             continue;
         }
         let slots: u64 = unit.iter().map(|&k| db.rules.slots(k)).sum();
-        check_resources(db, unit, slots)?;
         // Dependencies left compressed by an earlier run are read raw again under `--compress`
         // (probing compressed blocks is far slower than the solve's table lookups), and derived
         // ones always (they have no slots to read).
         // A unit valued forwards reads its dependencies through probes, which read any
         // table, and a table with marked points has no working copy.
         let forward = unit.iter().any(|&k| db.rules.marked_points(k).is_some());
-        let deps = crate::sectors::sector::copied_reads(&db.rules, unit);
-        for c in deps {
-            // Sectors lost by material have no table: `has_table` passes them by.
-            if db.path(c).exists() || !db.has_table(c) {
-                continue;
-            }
-            // Derived tables and those that leave wins to a search have values a unit's table
-            // lookups cannot read: they are always read through a working copy.
-            let by_search = db
-                .table(c)
-                .is_ok_and(|t| t.0.is_derived() || t.0.searches_wins());
-            if (options.compress.is_some() || by_search) && restore_raw(db, c)? {
+        let copies: Vec<SectorKey> = crate::sectors::sector::copied_reads(&db.rules, unit)
+            .into_iter()
+            .filter(|&c| {
+                // Sectors lost by material have no table: `has_table` passes them by.
+                if db.path(c).exists() || !db.has_table(c) {
+                    return false;
+                }
+                // Derived tables and those that leave wins to a search have values a unit's
+                // table lookups cannot read: they are always read through a working copy.
+                options.compress.is_some()
+                    || db
+                        .table(c)
+                        .is_ok_and(|t| t.0.is_derived() || t.0.searches_wins())
+            })
+            .collect();
+        let copy_bytes = copies
+            .iter()
+            .map(|&c| unit_needs(db.rules.slots(c), 1).1)
+            .sum();
+        check_resources(db, unit, slots, copy_bytes)?;
+        for c in copies {
+            if restore_raw(db, c)? {
                 restored.lock().expect("restored lock").insert(c);
             }
         }
@@ -646,17 +670,27 @@ mod tests {
         let folder = Path::new("/some/folder");
         let slots = 144_232_144;
         let (m, d) = unit_needs(slots, 2);
-        assert!(check_room(&unit(), slots, Some(m), Some(d), folder).is_ok());
-        assert!(check_room(&unit(), slots, None, None, folder).is_ok());
-        let e = check_room(&unit(), slots, Some(m - 1), Some(d), folder)
+        assert!(check_room(&unit(), slots, 0, Some(m), Some(d), folder).is_ok());
+        assert!(check_room(&unit(), slots, 0, None, None, folder).is_ok());
+        let e = check_room(&unit(), slots, 0, Some(m - 1), Some(d), folder)
             .unwrap_err()
             .to_string();
         assert!(e.contains("5_6_0_0+6_5_0_0") && e.contains("memory"), "{e}");
         assert!(e.contains(&crate::sectors::resources::human(m)), "{e}");
-        let e = check_room(&unit(), slots, Some(m), Some(d - 1), folder)
+        let e = check_room(&unit(), slots, 0, Some(m), Some(d - 1), folder)
             .unwrap_err()
             .to_string();
         assert!(e.contains("disk in /some/folder"), "{e}");
-        assert!(check_room(&unit(), u64::MAX, Some(u64::MAX - 1), None, folder).is_err());
+        // The working copies of the tables it reads count too, and are named.
+        let copies = 5 << 20;
+        assert!(check_room(&unit(), slots, copies, None, Some(d + copies), folder).is_ok());
+        let e = check_room(&unit(), slots, copies, None, Some(d + copies - 1), folder)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("(5 MiB of it for raw working copies of the tables"),
+            "{e}"
+        );
+        assert!(check_room(&unit(), u64::MAX, 0, Some(u64::MAX - 1), None, folder).is_err());
     }
 }
