@@ -914,4 +914,11 @@ fn the_solve_log_adds_up_runs() {
         .map(|p| std::fs::read_to_string(p).unwrap().lines().count())
         .unwrap();
     assert_eq!(log["units"].as_u64(), Some(lines as u64), "{log}");
+    // A dry run over the folder says the same; with fewer than a billion slots logged it
+    // keeps the machine's usual rate for what is left.
+    let dry = json(&stdout(&run(&["--dry-run", "--json"])));
+    assert_eq!(dry["log"], *log);
+    assert!(dry["logged_slots_per_second"].is_null(), "{dry}");
+    let text = stdout(&run(&["--dry-run"]));
+    assert!(text.contains("its solve log (solve-log.tsv): "), "{text}");
 }

@@ -42,6 +42,9 @@ pub(super) fn dry_run<R: SectorRules>(
     // Under the budget asked for; and when the peak without one does not fit, the largest
     // budget that does.
     let within = budget.map(|b| f.disk_under_budget(db, b));
+    // What the runs so far logged, and the rate they solved at.
+    let log = crate::solve::journal::summary(&db.folder);
+    let rate = log.as_ref().and_then(crate::solve::plan::logged_rate);
     let suggested = disk
         .filter(|&d| f.compress_peak > d)
         .map(|d| f.suggest_budget(db, d));
@@ -72,6 +75,10 @@ pub(super) fn dry_run<R: SectorRules>(
                    "raw_budget_peak_bytes": within.map(|w| w.peak),
                    "raw_budget_early_tables": within.map(|w| w.early),
                    "suggested_raw_budget_bytes": suggested.flatten().map(|(b, _)| b),
+                   "log": log.map(|l| json!({"units": l.units, "slots": l.slots, "runs": l.runs,
+                       "seconds": l.seconds, "compress_seconds": l.compress_seconds,
+                       "peak_memory_bytes": l.peak_memory})),
+                   "logged_slots_per_second": rate,
                    "solvable": unsupported.is_empty()})
         );
         return Ok(());
@@ -103,13 +110,35 @@ pub(super) fn dry_run<R: SectorRules>(
         f.sectors, f.units, f.existing
     );
     println!("slots: {} ({} with stones in hand)", f.slots, f.placing);
-    if f.existing > 0 {
+    if let Some(l) = log {
         println!(
-            "left to solve: {} slots in {} units ({:.1}% of the slots), roughly {} on 2 cores",
+            "its solve log ({}): {} units, {} slots, over {} run{}: {:.2} h, {:.2} h of it \
+             compressing; peak memory {}",
+            crate::solve::journal::FILE,
+            l.units,
+            l.slots,
+            l.runs,
+            if l.runs == 1 { "" } else { "s" },
+            l.seconds / 3600.0,
+            l.compress_seconds / 3600.0,
+            human(l.peak_memory)
+        );
+    }
+    if f.existing > 0 {
+        let when = match rate {
+            Some(r) => format!(
+                "{} at the rate its solve log shows ({:.1} million slots a second, \
+                 compressing included)",
+                crate::solve::plan::rough_time_at(f.left.0, r),
+                r / 1e6
+            ),
+            None => format!("{} on 2 cores", crate::solve::plan::rough_time(f.left.0)),
+        };
+        println!(
+            "left to solve: {} slots in {} units ({:.1}% of the slots), roughly {when}",
             f.left.0,
             f.left.1,
             100.0 * f.left.0 as f64 / f.slots.max(1) as f64,
-            crate::solve::plan::rough_time(f.left.0)
         );
     }
     println!(

@@ -312,15 +312,27 @@ pub fn room(free: u64) -> u64 {
 /// has spent its time opening tables and compressing, and one unit's rate is far from
 /// another's: a placing unit of morabaraba-malom 0.6 million slots a second, a moving one 8).
 pub fn hours_left(left: u64, done: u64, secs: f64) -> f64 {
+    // (The folder's solve log gives a rate of its own to `--dry-run`: [`logged_rate`].)
     const PRIOR_SECS: f64 = 1800.0;
     let rate = (done as f64 + PRIOR_SECS * MEASURED_SLOTS_PER_SECOND) / (secs + PRIOR_SECS);
     left as f64 / rate / 3600.0
 }
 
+/// Slots a second over the units a folder's solve log holds, once they are a billion slots
+/// or more (fewer are too few units to tell a game's rate by); `None` before.
+pub fn logged_rate(log: &crate::solve::journal::Summary) -> Option<f64> {
+    (log.slots >= 1_000_000_000 && log.seconds > 0.0).then(|| log.slots as f64 / log.seconds)
+}
+
 /// Roughly how long solving `slots` slots takes on the project's machine, for people:
 /// `40 s`, `12 minutes`, `7.5 hours`.
 pub fn rough_time(slots: u64) -> String {
-    let secs = slots as f64 / MEASURED_SLOTS_PER_SECOND;
+    rough_time_at(slots, MEASURED_SLOTS_PER_SECOND)
+}
+
+/// [`rough_time`] at `rate` slots a second.
+pub fn rough_time_at(slots: u64, rate: f64) -> String {
+    let secs = slots as f64 / rate;
     if secs < 90.0 {
         format!("{secs:.0} s")
     } else if secs < 5400.0 {
@@ -346,6 +358,19 @@ fn bytes_text(b: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_logged_rate_needs_a_billion_slots() {
+        let log = |slots, seconds| crate::solve::journal::Summary {
+            slots,
+            seconds,
+            ..Default::default()
+        };
+        assert_eq!(logged_rate(&log(999_999_999, 100.0)), None);
+        assert_eq!(logged_rate(&log(2_000_000_000, 0.0)), None);
+        assert_eq!(logged_rate(&log(2_000_000_000, 500.0)), Some(4e6));
+        assert_eq!(rough_time_at(36_000_000_000, 4e6), "2.5 hours");
+    }
 
     /// Hours left: the measured rate at first, the run's own once it has run for long.
     #[test]
