@@ -75,9 +75,7 @@ pub(super) fn dry_run<R: SectorRules>(
                    "raw_budget_peak_bytes": within.map(|w| w.peak),
                    "raw_budget_early_tables": within.map(|w| w.early),
                    "suggested_raw_budget_bytes": suggested.flatten().map(|(b, _)| b),
-                   "log": log.map(|l| json!({"units": l.units, "slots": l.slots, "runs": l.runs,
-                       "seconds": l.seconds, "compress_seconds": l.compress_seconds,
-                       "peak_memory_bytes": l.peak_memory})),
+                   "log": log.map(|l| l.json()),
                    "logged_slots_per_second": rate,
                    "solvable": unsupported.is_empty()})
         );
@@ -112,16 +110,9 @@ pub(super) fn dry_run<R: SectorRules>(
     println!("slots: {} ({} with stones in hand)", f.slots, f.placing);
     if let Some(l) = log {
         println!(
-            "its solve log ({}): {} units, {} slots, over {} run{}: {:.2} h, {:.2} h of it \
-             compressing; peak memory {}",
+            "its solve log ({}): {}",
             crate::solve::journal::FILE,
-            l.units,
-            l.slots,
-            l.runs,
-            if l.runs == 1 { "" } else { "s" },
-            l.seconds / 3600.0,
-            l.compress_seconds / 3600.0,
-            human(l.peak_memory)
+            l.describe()
         );
     }
     if f.existing > 0 {

@@ -9,7 +9,7 @@
 //! (0 where the system does not say). A unit is logged once it is done: a run that stops in a
 //! unit (killed, or refused for want of disk) logs the units before it.
 
-use std::io::Write;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -40,6 +40,31 @@ pub struct Summary {
     pub compress_seconds: f64,
     /// The largest peak of memory a run logged.
     pub peak_memory: u64,
+}
+
+impl Summary {
+    /// For people: `N units, S slots, over R runs: H h in all, C h of it compressing; peak
+    /// memory M`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} units, {} slots, over {} run{}: {:.2} h in all, {:.2} h of it compressing; peak \
+             memory {}",
+            self.units,
+            self.slots,
+            self.runs,
+            if self.runs == 1 { "" } else { "s" },
+            self.seconds / 3600.0,
+            self.compress_seconds / 3600.0,
+            retro_solver::sectors::resources::human(self.peak_memory)
+        )
+    }
+
+    /// For scripts (JSON `log` of a solve and of a dry run).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({"units": self.units, "slots": self.slots, "runs": self.runs,
+                           "seconds": self.seconds, "compress_seconds": self.compress_seconds,
+                           "peak_memory_bytes": self.peak_memory})
+    }
 }
 
 /// Unix time in milliseconds.
@@ -77,14 +102,20 @@ impl Journal {
             unix_ms(),
             start.elapsed().as_secs_f64(),
         );
-        // A line a killed run left cut short ends before this one.
-        let cut = std::fs::read(&self.path).is_ok_and(|b| b.last().is_some_and(|&c| c != b'\n'));
         let _ = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
+            .read(true)
             .open(&self.path)
             .and_then(|mut f| {
-                f.write_all(format!("{}{line}", if cut { "\n" } else { "" }).as_bytes())
+                // A line a killed run left cut short ends before this one.
+                let mut last = [b'\n'];
+                if f.metadata()?.len() > 0 {
+                    f.seek(SeekFrom::End(-1))?;
+                    f.read_exact(&mut last)?;
+                }
+                let mend = if last[0] == b'\n' { "" } else { "\n" };
+                f.write_all(format!("{mend}{line}").as_bytes())
             });
     }
 }

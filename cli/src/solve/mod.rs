@@ -174,9 +174,7 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
                    "compressed": compressed, "compress_seconds": compress_seconds,
                    "searched_wins": searched_wins,
                    "peak_memory_bytes": memory, "peak_resident_bytes": resident,
-                   "log": log.map(|l| json!({"units": l.units, "slots": l.slots, "runs": l.runs,
-                       "seconds": l.seconds, "compress_seconds": l.compress_seconds,
-                       "peak_memory_bytes": l.peak_memory})),
+                   "log": log.map(|l| l.json()),
                    "totals": {"positions": t.positions, "wins": t.wins, "draws": t.draws,
                               "losses": t.losses, "placing_positions": t.placing,
                               "longest_win": t.longest.0,
@@ -248,15 +246,9 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
     }
     if let Some(l) = log.filter(|l| l.runs > 1) {
         println!(
-            "the folder's solve log ({}): {} units, {} slots, over {} runs: {:.2} h in all, \
-             {:.2} h of it compressing; peak memory {}",
+            "the folder's solve log ({}): {}",
             journal::FILE,
-            l.units,
-            l.slots,
-            l.runs,
-            l.seconds / 3600.0,
-            l.compress_seconds / 3600.0,
-            human(l.peak_memory)
+            l.describe()
         );
     }
     if let Some((text, _)) = start_value {
