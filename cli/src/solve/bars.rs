@@ -24,6 +24,9 @@ pub(super) struct Bars {
     pub(super) memory: PeakMemory,
     /// The folder's solve log.
     pub(super) journal: Journal,
+    /// The rate the log lines' time left starts from: the folder's logged rate once its
+    /// solve log holds a billion slots, else the usual one.
+    pub(super) prior_rate: f64,
 }
 
 impl Bars {
@@ -52,6 +55,10 @@ impl Bars {
             compressed: Mutex::new((0, 0.0, 0)),
             memory: PeakMemory::start(),
             journal: Journal::new(folder),
+            prior_rate: crate::solve::journal::summary(folder)
+                .as_ref()
+                .and_then(crate::solve::plan::logged_rate)
+                .unwrap_or(crate::solve::plan::MEASURED_SLOTS_PER_SECOND),
         }
     }
 
@@ -90,10 +97,10 @@ impl SolveObserver for Bars {
                 *s - slots
             };
             let secs = start.elapsed().as_secs();
-            // Left at this run's rate so far, blended with the measured one (rough: units
-            // differ widely).
+            // Left at this run's rate so far, blended with the folder's logged one or the
+            // usual one (rough: units differ widely).
             let left = self.slots_left.saturating_sub(before);
-            let h = crate::solve::plan::hours_left(left, before, secs as f64);
+            let h = crate::solve::plan::hours_left(left, before, secs as f64, self.prior_rate);
             let eta = format!(", {left} left: roughly {h:.1} h");
             eprintln!(
                 "[{}:{:02}:{:02}] unit {}/{total}: sector {} ({slots} slots; {before} slots \

@@ -6,6 +6,7 @@ use retro_solver::sectors::rules::SectorRules;
 use retro_solver::sectors::sector::SectorKey;
 
 use retro_solver::sectors::derive::derivable;
+use retro_solver::sectors::resources::human;
 use retro_solver::sectors::sector::{disk_peak, disk_use, DiskUse, Unit};
 use retro_solver::sectors::solve::SOLVE_BYTES_PER_SLOT;
 
@@ -44,7 +45,7 @@ pub struct PlanFigures {
 
 /// Solver speed measured on the project's 2-core machine over the whole nine-mens-morris game
 /// (README, "Results"): used only to say roughly how long a solve takes.
-const MEASURED_SLOTS_PER_SECOND: f64 = 4.2e6;
+pub const MEASURED_SLOTS_PER_SECOND: f64 = 4.2e6;
 
 /// Compressed size over raw size assumed to estimate the disk a `--compress` solve needs, for
 /// the sectors that keep their values (derived ones keep a header): those of the first 188
@@ -288,8 +289,8 @@ impl PlanFigures {
             self.sectors,
             if self.sectors == 1 { "" } else { "s" },
             self.slots,
-            bytes_text(self.disk_bytes()),
-            bytes_text(self.peak_bytes()),
+            human(self.disk_bytes()),
+            human(self.peak_bytes()),
             rough_time(self.left.0)
         )
     }
@@ -308,13 +309,13 @@ pub fn room(free: u64) -> u64 {
 }
 
 /// Hours left for `left` slots when this run has solved `done` slots in `secs` seconds: the
-/// run's own rate, blended with half an hour at the measured one (right after a resume the run
-/// has spent its time opening tables and compressing, and one unit's rate is far from
-/// another's: a placing unit of morabaraba-malom 0.6 million slots a second, a moving one 8).
-pub fn hours_left(left: u64, done: u64, secs: f64) -> f64 {
-    // (The folder's solve log gives a rate of its own to `--dry-run`: [`logged_rate`].)
+/// run's own rate, blended with half an hour at `prior` slots a second (the folder's
+/// [`logged_rate`], or [`MEASURED_SLOTS_PER_SECOND`]): right after a resume the run has spent
+/// its time opening tables and compressing, and one unit's rate is far from another's (a
+/// placing unit of morabaraba-malom 0.6 million slots a second, a moving one 8).
+pub fn hours_left(left: u64, done: u64, secs: f64, prior: f64) -> f64 {
     const PRIOR_SECS: f64 = 1800.0;
-    let rate = (done as f64 + PRIOR_SECS * MEASURED_SLOTS_PER_SECOND) / (secs + PRIOR_SECS);
+    let rate = (done as f64 + PRIOR_SECS * prior) / (secs + PRIOR_SECS);
     left as f64 / rate / 3600.0
 }
 
@@ -342,19 +343,6 @@ pub fn rough_time_at(slots: u64, rate: f64) -> String {
     }
 }
 
-/// A byte count for people, in binary units: `51.9 GiB`, `3.1 MiB`.
-fn bytes_text(b: u64) -> String {
-    let b = b as f64;
-    let (gib, mib) = ((1u64 << 30) as f64, (1u64 << 20) as f64);
-    if b >= gib {
-        format!("{:.1} GiB", b / gib)
-    } else if b >= mib {
-        format!("{:.1} MiB", b / mib)
-    } else {
-        format!("{:.0} KiB", (b / 1024.0).ceil())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,16 +360,20 @@ mod tests {
         assert_eq!(rough_time_at(36_000_000_000, 4e6), "2.5 hours");
     }
 
-    /// Hours left: the measured rate at first, the run's own once it has run for long.
+    /// Hours left: the prior rate at first, the run's own once it has run for long.
     #[test]
-    fn hours_left_blend_the_run_with_the_measured_rate() {
-        let measured = 1e9 / MEASURED_SLOTS_PER_SECOND / 3600.0;
-        assert!((hours_left(1_000_000_000, 0, 0.0) - measured).abs() < 1e-9);
+    fn hours_left_blend_the_run_with_the_prior_rate() {
+        let m = MEASURED_SLOTS_PER_SECOND;
+        let measured = 1e9 / m / 3600.0;
+        assert!((hours_left(1_000_000_000, 0, 0.0, m) - measured).abs() < 1e-9);
+        // A folder logged at 2 million slots a second starts from that rate.
+        let logged = hours_left(7_200_000_000, 0, 0.0, 2e6);
+        assert!((logged - 1.0).abs() < 1e-9, "{logged}");
         // Ten minutes of a slow start count for little.
-        let early = hours_left(1_000_000_000, 300_000_000, 600.0);
+        let early = hours_left(1_000_000_000, 300_000_000, 600.0, m);
         assert!(early > measured && early < 1.5 * measured, "{early}");
         // After a day at a million slots a second, about that rate.
-        let late = hours_left(3_600_000_000, 86_400_000_000, 86_400.0);
+        let late = hours_left(3_600_000_000, 86_400_000_000, 86_400.0, m);
         assert!((late - 1.0).abs() < 0.1, "{late}");
     }
 

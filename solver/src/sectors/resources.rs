@@ -72,7 +72,8 @@ pub fn anonymous_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// Human-readable bytes.
+/// Bytes for people, in binary units: `51.9 GiB`, `174 MiB`, `3 KiB` (KiB rounded up, so
+/// only nothing prints as `0 KiB`).
 pub fn human(bytes: u64) -> String {
     let g = bytes as f64 / (1u64 << 30) as f64;
     if g >= 1.0 {
@@ -80,7 +81,7 @@ pub fn human(bytes: u64) -> String {
     } else if bytes >= 1 << 20 {
         format!("{:.0} MiB", bytes as f64 / (1u64 << 20) as f64)
     } else {
-        format!("{:.0} KiB", bytes as f64 / 1024.0)
+        format!("{} KiB", bytes.div_ceil(1024))
     }
 }
 
@@ -98,5 +99,7 @@ mod tests {
         assert_eq!(human(3 << 30), "3.0 GiB");
         assert_eq!(human(5 << 20), "5 MiB");
         assert_eq!(human(3 << 10), "3 KiB");
+        assert_eq!(human(1), "1 KiB");
+        assert_eq!(human(0), "0 KiB");
     }
 }
