@@ -44,12 +44,12 @@ pub struct PlanFigures {
 }
 
 /// Solver speed measured on the project's 2-core machine over the whole nine-mens-morris game
-/// (README, "Results"): used only to say roughly how long a solve takes.
+/// (`docs/results.md`): used only to say roughly how long a solve takes.
 pub const MEASURED_SLOTS_PER_SECOND: f64 = 4.2e6;
 
 /// Compressed size over raw size assumed to estimate the disk a `--compress` solve needs, for
 /// the sectors that keep their values (derived ones keep a header): those of the first 188
-/// nine-mens-morris tables took 14.0% (README, "Results"), the stored tables of the whole set
+/// nine-mens-morris tables took 14.0% (`databases/README.md`), the stored tables of the whole set
 /// 16.3% (5.74 GB of 35.1 GB); 20% leaves a margin.
 pub const COMPRESSED_SHARE: f64 = 0.2;
 
