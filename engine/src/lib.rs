@@ -2,6 +2,9 @@
 //!
 //! One module per game family; the [`Game`] trait is what the solver and the CLI see.
 
+// Every public item is documented (the guide asks for a line each).
+#![warn(missing_docs)]
+
 pub mod dara;
 pub mod mill;
 mod notation_error;

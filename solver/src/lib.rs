@@ -11,6 +11,9 @@
 //!
 //! The table formats themselves are the `retro_tables` crate.
 
+// Every public item is documented (the guide asks for a line each).
+#![warn(missing_docs)]
+
 pub mod dara;
 pub mod mill;
 pub mod oaq;

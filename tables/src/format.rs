@@ -100,7 +100,9 @@ pub fn unordered_encoding(encoding: u32) -> (u32, bool) {
         .map_or((encoding, false), |p| (p.0, true))
 }
 
+/// Where the rule fingerprint starts in a table's header.
 pub const FINGERPRINT_OFFSET: usize = 128;
+/// The longest fingerprint a header holds (the rest of the header after its start).
 pub const FINGERPRINT_MAX: usize = HEADER_SIZE - FINGERPRINT_OFFSET;
 
 /// A table that cannot be used, and why.
