@@ -53,7 +53,7 @@ pub fn probe_err(db: &Db, variant: &str, dir: &Path, e: ProbeError) -> CliError 
                 sector.b,
                 sector.wf,
                 sector.bf,
-                plan.summary(),
+                plan.summary(compress),
                 if sector == start_sector(&db.game().profile) {
                     ": the whole game, placement included"
                 } else {

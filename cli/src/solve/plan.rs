@@ -273,8 +273,8 @@ impl PlanFigures {
     }
 
     /// One line: sectors, slots, disk, memory and a rough time (of what is left when some
-    /// tables are present).
-    pub fn summary(&self) -> String {
+    /// tables are present); with `compress`, also the disk peak of a `--compress` solve.
+    pub fn summary(&self, compress: bool) -> String {
         let left = if self.existing == 0 {
             String::new()
         } else {
@@ -283,9 +283,17 @@ impl PlanFigures {
                 self.existing, self.left.0
             )
         };
+        let peak = if compress {
+            format!(
+                " (a disk peak of about {} with --compress)",
+                human(self.compress_peak)
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "{} sector{}, {} slots{left}, about {} of raw tables and {} of memory at the peak, \
-             roughly {} on 2 cores",
+            "{} sector{}, {} slots{left}, about {} of raw tables{peak} and {} of memory at the \
+             peak, roughly {} on 2 cores",
             self.sectors,
             if self.sectors == 1 { "" } else { "s" },
             self.slots,
