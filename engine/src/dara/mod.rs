@@ -2,6 +2,9 @@
 //! four forbidden, an exact three made by a move removes an enemy stone.
 
 pub mod notation;
+mod runs;
+
+pub use runs::{col_run, has_four, in_exact_threes, in_fours, row_run};
 
 /// A set of cells, bit `6 * row + column` (row 0 is rank 1, column 0 is file a).
 pub type Cells = u32;
@@ -35,71 +38,6 @@ const fn build_neighbours() -> [Cells; CELLS] {
 
 /// Orthogonal neighbours of each cell.
 pub static NEIGHBOURS: [Cells; CELLS] = build_neighbours();
-
-/// Length of the run of `own` stones through cell `i` along its row.
-#[inline]
-pub fn row_run(own: Cells, i: usize) -> u32 {
-    let (r, c) = (i / 6, i % 6);
-    let row = (own >> (6 * r)) & 0x3f;
-    let mut n = 1;
-    let mut k = c;
-    while k > 0 && row & (1 << (k - 1)) != 0 {
-        n += 1;
-        k -= 1;
-    }
-    let mut k = c;
-    while k < 5 && row & (1 << (k + 1)) != 0 {
-        n += 1;
-        k += 1;
-    }
-    n
-}
-
-/// Length of the run of `own` stones through cell `i` along its column.
-#[inline]
-pub fn col_run(own: Cells, i: usize) -> u32 {
-    let (r, c) = (i / 6, i % 6);
-    let mut n = 1;
-    let mut k = r;
-    while k > 0 && own & (1 << (6 * (k - 1) + c)) != 0 {
-        n += 1;
-        k -= 1;
-    }
-    let mut k = r;
-    while k < 4 && own & (1 << (6 * (k + 1) + c)) != 0 {
-        n += 1;
-        k += 1;
-    }
-    n
-}
-
-/// Stones of `own` that lie in a row or column run of exactly three.
-pub fn in_exact_threes(own: Cells) -> Cells {
-    let mut out = 0;
-    let mut s = own;
-    while s != 0 {
-        let i = s.trailing_zeros() as usize;
-        s &= s - 1;
-        if row_run(own, i) == 3 || col_run(own, i) == 3 {
-            out |= 1 << i;
-        }
-    }
-    out
-}
-
-/// Stones of `own` that lie in a row or column run of four or more.
-pub fn in_fours(own: Cells) -> Cells {
-    let mut out = 0;
-    let mut s = own;
-    while s != 0 {
-        let i = s.trailing_zeros() as usize;
-        s &= s - 1;
-        if row_run(own, i) >= 4 || col_run(own, i) >= 4 {
-            out |= 1 << i;
-        }
-    }
-    out
-}
 
 /// The two players; White moves first.
 pub use crate::Color;

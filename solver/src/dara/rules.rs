@@ -128,14 +128,7 @@ impl SectorRules for DaraRules {
 }
 
 /// Whether a set of Dara stones has no row or column run of four or more.
+#[inline]
 pub fn no_four(set: Bits) -> bool {
-    let mut s = set;
-    while s != 0 {
-        let i = s.trailing_zeros() as usize;
-        s &= s - 1;
-        if dara::row_run(set, i) >= 4 || dara::col_run(set, i) >= 4 {
-            return false;
-        }
-    }
-    true
+    !dara::has_four(set)
 }
