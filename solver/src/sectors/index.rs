@@ -613,6 +613,30 @@ mod tests {
     use retro_engine::mill::geometry::{MORRIS16, MORRIS24};
 
     #[test]
+    fn dara_symmetries_agree_with_the_engines_cell_by_cell_ones() {
+        use retro_engine::dara::Dara;
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for i in 0..100_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Single cells first, then random sets.
+            let set = if i < 30 {
+                1 << i
+            } else {
+                x as Bits & ((1 << 30) - 1)
+            };
+            for s in 0..4 {
+                assert_eq!(
+                    Shape::Dara.transform(set, s),
+                    Dara::transform(set, s),
+                    "{set:#x} {s}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn colex_rank_round_trips() {
         for set in [
             0u32,
