@@ -385,6 +385,35 @@ mod tests {
         assert!((late - 1.0).abs() < 0.1, "{late}");
     }
 
+    /// The summary names the `--compress` disk peak only when the solve it suggests compresses.
+    #[test]
+    fn the_summary_gives_the_compress_peak_when_asked() {
+        let f = PlanFigures {
+            sectors: 2,
+            units: 1,
+            existing: 0,
+            slots: 3_000_000_000,
+            placing: 0,
+            largest: 3_000_000_000,
+            left: (3_000_000_000, 1),
+            rows: Vec::new(),
+            raw_peak: 6_000_000_000,
+            compress_peak: 3 << 30,
+            share: Share::from_tables(&[]),
+            units_in_order: Vec::new(),
+            derive: true,
+        };
+        let (with, without) = (f.summary(true), f.summary(false));
+        assert!(
+            with.contains("(a disk peak of about 3.0 GiB with --compress)"),
+            "{with}"
+        );
+        assert!(!without.contains("--compress"), "{without}");
+        for s in [&with, &without] {
+            assert!(s.starts_with("2 sectors, 3000000000 slots, about 5.6 GiB of raw tables"));
+        }
+    }
+
     /// Under a GiB of compressed tables the default share stands; from a GiB on, the folder's
     /// own share with the margin.
     #[test]
