@@ -15,8 +15,8 @@ use std::path::PathBuf;
 Ô Ăn Quan: bitboard move generation, perft, retrograde analysis into solved tables, and \
 perfect play from them.\n\n\
 Tables are built on your machine with `retro solve`; solved with it so far: the whole of \
-six-mens-morris (seconds), nine-mens-morris (placement included: about 1.5 hours on 2 cores, \
-52 GB of tables or 5.3 GB with --compress) and el-filja (1.6 hours, 3.1 GB compressed), the Mill \
+six-mens-morris (seconds), nine-mens-morris (placement included: 1.2-2.3 hours on 2 cores, \
+55.7 GB of tables or 5.3 GB with --compress) and el-filja (1.6 hours, 3.1 GB compressed), the Mill \
 and Dara moving-phase endgames, and whole small Ô Ăn Quan games (--rule seeds=K,M). Commands: \
 variants, moves, perft and bench (positions and move generation), solve, compress and verify \
 (tables), analyse, play and sample (perfect play from the tables, search elsewhere), serve (a \
@@ -109,20 +109,21 @@ comparison with engines that do not bulk-count; the counts and the signature sta
 block's checksum and the whole file's, the value counts against the header, and that it lies in \
 the file and folder its header names. Prints a line per file (ok or FAIL and why) and exits 1 if \
 any failed.\n\n\
---upgrade also rewrites each table that passes and is of an older format version in the current \
-one (version 3: a checksum per 4 KiB, four times cheaper to check than version 2's per 16 KiB, \
-which a short-lived process pays on its first read of each part of a table), and each distance \
-file of the older layout (encodings 5 and 7) with its entries grouped (8 and 9: smaller), \
-and each win/draw/loss file without a zstd dictionary with one where that makes it smaller \
-(2-7% on mixed tables, whose blocks then decode about a quarter faster), recompressed at zstd \
-level 12, and each compressed table with distances written before December 2026 (slots in the \
-index's order) in the reflected slot order where this build knows its rules (through a raw \
-working copy: win/draw/loss about 17% smaller on the nine-mens-morris endgames; a killed run \
-leaves the copy, read by probes, and `retro compress` or the next upgrade finishes it). The \
-values are the same; each file is replaced atomically, a recompressed one only \
-after every block of it was compared with the old. It takes each folder's \
-lock (a folder a solve is writing is checked but not rewritten) and removes what killed writers \
-left there."
+--upgrade also rewrites each table that passes in the current layout, the values the same, each \
+file replaced atomically: a table of format version 1 or 2 in version 3 (a checksum per 4 KiB, \
+four times cheaper to check than version 2's per 16 KiB, which a short-lived process pays on its \
+first read of each part of a table); a distance file of the older layout (encodings 5 and 7) with \
+its entries grouped (8 and 9: smaller), and a zstd win/draw/loss file without a dictionary with \
+one where that makes it smaller (2-7% on mixed tables, whose blocks then decode about a quarter \
+faster), both recompressed at zstd level 12 and compared block by block with the old; a \
+compressed table written before December 2026 (slots in the index's order, or zstd blocks) in the \
+reflected slot order with the rANS coders where this build knows its rules (through a raw \
+working copy, every slot compared: win/draw/loss about 17% smaller on the nine-mens-morris \
+endgames; a killed run leaves the copy, read by probes, and `retro compress` or the next upgrade \
+finishes it); a table of the first rANS coders (block coders 2 and 3, before December 5, 2026) \
+with coders 4 and 5 (5-10% smaller; coded again and compared block by block). It takes each \
+folder's lock (a folder a solve is writing is checked but not rewritten) and removes what killed \
+writers left there."
     )]
     Verify(VerifyArgs),
     /// Turn the raw sector tables under a directory into compressed ones, in place.
@@ -140,8 +141,9 @@ gives it. That halves the set; a probe of a derived position costs one probe of 
 --no-derive keeps every sector's values.\n\n\
 --wdl-only writes (or, for tables compressed already, keeps) only the win/draw/loss files, a \
 fraction of the size: they know win, draw or loss but no distances. `analyse` then gives each \
-position's and each move's result without plies, and what needs distances (`--pv`, `play`) says \
-the distances are missing. Examples:\n  \
+position's and each move's result without plies, and what needs distances (`--pv`) says the \
+distances are missing; `play` still plays a won game to its end (it needs only which moves keep \
+the win). Examples:\n  \
 retro compress --dir databases\n  retro compress --dir databases --wdl-only --json"
     )]
     Compress(CompressArgs),
@@ -459,7 +461,7 @@ pub struct SolveArgs {
     /// Solve the moving phase with up to N stones a side.
     #[arg(long)]
     pub max_stones: Option<u8>,
-    /// Solve this sector, W,B,WF,BF (repeatable).
+    /// Solve this sector, W,B,WF,BF (Dara also WvB, e.g. 5v4; repeatable).
     #[arg(long = "sector", value_name = "W,B,WF,BF")]
     pub sectors: Vec<String>,
     /// Worker threads (default: all cores).
@@ -613,11 +615,10 @@ pub struct VerifyArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
-    /// Rewrite each table of an older format version that passes in the current one,
-    /// distance files of the older layout grouped, and compressed tables in the index's slot
-    /// order in the reflected one (the same values, fewer bytes; version 3's checksums make a
-    /// probe's first read of a block cheaper). Takes each table folder's lock, as a solve
-    /// does.
+    /// Rewrite each table that passes in the current layout: format version 3, grouped
+    /// distances, win/draw/loss dictionaries, the reflected slot order and the rANS coders 4
+    /// and 5 (the same values, fewer bytes; version 3's checksums make a probe's first read of
+    /// a block cheaper). Takes each table folder's lock, as a solve does.
     #[arg(long)]
     pub upgrade: bool,
 }
