@@ -62,14 +62,14 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
             };
             let check = |f: &Folded, marks: Bits| -> Result<Checked, CliError> {
                 let err =
-                    |e| crate::analyse::mill::probe_err(&db, a.rules.mill_variant(), &a.dir, e);
+                    |e| crate::solve::missing::probe_err(&db, a.rules.mill_variant(), &a.dir, e);
                 let Some((p, fen)) = to_position(f, marks) else {
                     return Ok(Checked::Skipped);
                 };
                 if g.outcome(&p).is_some() {
                     return Ok(Checked::Skipped);
                 }
-                use retro_solver::mill::removal::{move_value, move_wdl};
+                use retro_solver::mill::probe::{move_value, move_wdl};
                 let mut moves = Vec::new();
                 g.moves(&p, &mut moves);
                 let values = || -> Result<Checked, ProbeError> {

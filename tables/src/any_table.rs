@@ -8,21 +8,9 @@ use crate::format::TableError;
 use crate::packed::{SYM_LOSS, SYM_WIN};
 use crate::sector_table::{Header, Table};
 use crate::value::{Stored, Value, Wdl, WASTED};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// The three files a sector table may have: raw, win/draw/loss, distances.
-pub fn table_files(raw: &Path) -> [PathBuf; 3] {
-    [
-        raw.to_path_buf(),
-        raw.with_extension("rtbw"),
-        raw.with_extension("rtbd"),
-    ]
-}
-
-/// The file of a derived table beside the raw file `raw` would be.
-pub fn derived_file(raw: &Path) -> PathBuf {
-    raw.with_extension("rtbp")
-}
+pub use crate::location::{derived_file, table_files};
 
 /// Where a position lies in a table: its slot in the index's order, or where a compressed
 /// table whose slot order is another keeps it (for a caller that computes that from the

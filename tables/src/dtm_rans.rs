@@ -73,7 +73,7 @@ impl DtmModel {
         groups: impl IntoIterator<Item = &'a [u16]>,
         sub: u32,
     ) -> Result<DtmModel, String> {
-        crate::wdl_rans::check_sub(sub as u64)?;
+        crate::rans::check_sub(sub as u64)?;
         let mut counts = vec![[0u64; SYMBOLS]; CONTEXTS];
         for g in groups {
             for b in pairs(g) {
@@ -94,7 +94,7 @@ impl DtmModel {
         groups: impl Iterator<Item = &'a [u16]>,
         sub: u32,
     ) -> Result<DtmModel, String> {
-        crate::wdl_rans::check_sub(sub as u64)?;
+        crate::rans::check_sub(sub as u64)?;
         let coded: Vec<&[u16]> = groups.filter(|g| !g.is_empty()).collect();
         let gather = |g: &&[u16], scratch: &mut [u32]| mixture::gather(pairs(g), scratch);
         let bins = CONTEXTS * SYMBOLS;

@@ -1,10 +1,10 @@
 //! The retro table formats, and everything a program needs to read them: the on-disk layout
 //! (header frame, checksum trailer, value encodings), atomic writing, memory-mapped reading,
 //! verification, and probing a value by sector and slot, raw or compressed. It knows no solver
-//! and no terminal and depends only on `memmap2` and `zstd-safe` (the block coder of compressed
-//! tables): a GUI, a phone app or an engine embeds this crate to read the tables `retro solve`
-//! and `retro compress` write. (Turning a position into its slot is the solver's index,
-//! `retro_solver::index`.) `databases/README.md` documents the byte layout.
+//! and no terminal and depends only on `memmap2`, `zstd-safe` (the block coder of compressed
+//! tables) and `libc` (a huge-page hint): a GUI, a phone app or an engine embeds this crate to
+//! read the tables `retro solve` and `retro compress` write. (Turning a position into its slot
+//! is the solver's index, `retro_solver::sectors::index`.) `databases/README.md` documents the byte layout.
 //!
 //! Probing a sector table:
 //!

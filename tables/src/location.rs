@@ -68,3 +68,17 @@ pub fn check_placed(path: &Path, game: &str, fingerprint: &str, file: &str) -> R
     }
     Ok(())
 }
+
+/// The three files a sector table may have: raw, win/draw/loss, distances.
+pub fn table_files(raw: &Path) -> [PathBuf; 3] {
+    [
+        raw.to_path_buf(),
+        raw.with_extension("rtbw"),
+        raw.with_extension("rtbd"),
+    ]
+}
+
+/// The file of a derived table beside the raw file `raw` would be.
+pub fn derived_file(raw: &Path) -> PathBuf {
+    raw.with_extension("rtbp")
+}

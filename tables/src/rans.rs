@@ -261,7 +261,7 @@ pub fn parse_model(
         return Err(format!("a model of {} bytes, not {want}", bytes.len()));
     }
     let sub = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
-    crate::wdl_rans::check_sub(sub as u64)?;
+    check_sub(sub as u64)?;
     let freq: Vec<u16> = bytes[4..]
         .chunks_exact(2)
         .map(|b| u16::from_le_bytes([b[0], b[1]]))
@@ -347,6 +347,20 @@ pub fn body(model: Vec<u8>, coded: &[Vec<u8>]) -> (Vec<u8>, u64) {
         body.extend_from_slice(c);
     }
     (body, end)
+}
+
+/// The sub-block sizes a model may give.
+const SUB_RANGE: std::ops::RangeInclusive<u32> = 64..=16384;
+
+/// Whether `sub` is a valid sub-block size of the rANS coders (a power of two from 64 to 16,384).
+pub(crate) fn check_sub(sub: u64) -> Result<(), String> {
+    if sub.is_power_of_two() && SUB_RANGE.contains(&(sub as u32)) {
+        Ok(())
+    } else {
+        Err(format!(
+            "a sub-block of {sub} slots (a power of two from 64 to 16384)"
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -38,8 +38,6 @@ const CONTEXTS: usize = 256;
 const START: usize = 255;
 /// Bytes of a model.
 pub const MODEL_BYTES: usize = 4 + CONTEXTS * 3 * 2;
-/// The sub-block sizes a model may give.
-const SUB_RANGE: std::ops::RangeInclusive<u32> = 64..=16384;
 
 /// The next context after `sym` in context `c`.
 #[inline]
@@ -504,7 +502,7 @@ fn bits_of(f: u16) -> f32 {
 
 /// Checks a file's layout and symbols for fitting.
 fn check_layout(symbols: &[u8], block: usize, sub: usize) -> Result<(), String> {
-    check_sub(sub as u64)?;
+    crate::rans::check_sub(sub as u64)?;
     if block == 0 || !block.is_multiple_of(sub) {
         return Err(format!("a block of {block} slots is no multiple of {sub}"));
     }
@@ -512,16 +510,6 @@ fn check_layout(symbols: &[u8], block: usize, sub: usize) -> Result<(), String> 
     match symbols.iter().copied().max() {
         Some(s) if s > 2 => Err(format!("symbol {s}")),
         _ => Ok(()),
-    }
-}
-
-pub(crate) fn check_sub(sub: u64) -> Result<(), String> {
-    if sub.is_power_of_two() && SUB_RANGE.contains(&(sub as u32)) {
-        Ok(())
-    } else {
-        Err(format!(
-            "a sub-block of {sub} slots (a power of two from 64 to 16384)"
-        ))
     }
 }
 

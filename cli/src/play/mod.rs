@@ -8,17 +8,15 @@ use crate::error::CliError;
 use crate::output;
 use crate::play::session::{play, Seats};
 use crate::referee::mill::REMOVAL_NODES;
-use crate::referee::Referee;
 use crate::referee::{dara::DaraReferee, oaq::OaqReferee};
+use crate::referee::{planned, Referee};
 use retro_engine::mill::Position;
-use retro_engine::Color;
 use retro_solver::dara::progress::capture_planner;
 use retro_solver::dara::rules::DaraRules;
 use retro_solver::mill::removal::RemovalPlanner;
 use retro_solver::mill::Db;
 use retro_solver::oaq::index::OaqIndex;
 use retro_solver::oaq::search::Limits;
-use retro_solver::search::progress::{Planner, Progress, ProgressError};
 use retro_solver::sectors::db::{Db as SectorDb, ProbeError};
 use serde_json::{json, Value as Json};
 use std::cell::RefCell;
@@ -56,7 +54,7 @@ fn mill_advice<'a>(
                 // brings the next removal closer makes progress.
                 if let Some((mv, why)) =
                     crate::referee::mill::wdl_move(db, &mut planners.borrow_mut(), p, &v)
-                        .map_err(|e| crate::analyse::mill::probe_err(db, variant, dir, e))?
+                        .map_err(|e| crate::solve::missing::probe_err(db, variant, dir, e))?
                 {
                     v["best"] = json!([mv]);
                     v["source"] = json!(why);
@@ -64,7 +62,7 @@ fn mill_advice<'a>(
             } else if v["result"] == "win" {
                 // Never let a won game slip into an N-move draw.
                 let pick = crate::referee::mill::move_beating_the_n_move_rule(db, p)
-                    .map_err(|e| crate::analyse::mill::probe_err(db, variant, dir, e))?;
+                    .map_err(|e| crate::solve::missing::probe_err(db, variant, dir, e))?;
                 if let Some(mv) = pick.filter(|mv| v["best"][0] != mv.as_str()) {
                     v["best"] = json!([mv]);
                     v["source"] = json!("tables, next removal before the N-move rule");
@@ -74,41 +72,10 @@ fn mill_advice<'a>(
         }
         Err(ProbeError::Missing { .. } | ProbeError::RemovalPending) => {
             crate::analyse::mill::search_json(db, p, limits)
-                .map_err(|e| crate::analyse::mill::probe_err(db, variant, dir, e))?
+                .map_err(|e| crate::solve::missing::probe_err(db, variant, dir, e))?
                 .ok_or_else(|| CliError::other("the game is over"))
         }
-        Err(e) => Err(crate::analyse::mill::probe_err(db, variant, dir, e)),
-    }
-}
-
-/// The engine's move from a position that tables without distances (`--wdl-only`) hold,
-/// whose analysis `v` gives the result alone: any winning move keeps the win, but only one
-/// that brings the next reset of the N-move counter (a removal, a capture, a placement)
-/// closer makes progress. In a won game the move after which that reset is forced soonest; in
-/// a lost one the move that puts it off longest ([`Planner::next`]; `planners` keeps one per
-/// winner, White's wins and Black's, from one move to the next). The position after it, and
-/// the reason for the user (naming the `reset`: removal, capture); `None` for a draw, or when
-/// the search gave up (the caller keeps the analysis's first best move).
-pub fn planned<G: Progress>(
-    planners: &mut [Option<Planner<G>>; 2],
-    make: impl FnOnce(Color) -> Planner<G>,
-    p: &G::Pos,
-    side: Color,
-    v: &Json,
-    limit: u32,
-    reset: &str,
-) -> Result<Option<(G::Pos, String)>, G::Error> {
-    let (winner, plan) = match v["result"].as_str() {
-        Some("win") => (side, "soonest"),
-        Some("loss") => (side.other(), "put off"),
-        _ => return Ok(None),
-    };
-    let why = format!("tables (win/draw/loss only), next {reset} {plan}");
-    let planner = planners[winner as usize].get_or_insert_with(|| make(winner));
-    match planner.next(p, limit) {
-        Ok(Some((q, _))) => Ok(Some((q, why))),
-        Ok(None) | Err(ProgressError::Budget) => Ok(None),
-        Err(ProgressError::Probe(e)) => Err(e),
+        Err(e) => Err(crate::solve::missing::probe_err(db, variant, dir, e)),
     }
 }
 

@@ -148,7 +148,7 @@ pub fn removal_fields(db: &Db, p: &Position, v: Wdl, out: &mut Json) -> Result<(
 }
 
 /// The move to play from `p` with tables that hold no distances (`--wdl-only`), whose
-/// analysis `v` gives the result: see [`crate::play::planned`]. With the reason, for the user;
+/// analysis `v` gives the result: see [`crate::referee::planned`]. With the reason, for the user;
 /// `None` for a draw, or when the search gave up.
 pub fn wdl_move<'a>(
     db: &'a Db,
@@ -158,7 +158,7 @@ pub fn wdl_move<'a>(
 ) -> Result<Option<(String, String)>, ProbeError> {
     let make = |winner| removal_planner(db, winner, REMOVAL_NODES);
     let limit = removal_limit(db, p);
-    let Some((q, why)) = crate::play::planned(planners, make, p, p.side, v, limit, "removal")?
+    let Some((q, why)) = crate::referee::planned(planners, make, p, p.side, v, limit, "removal")?
     else {
         return Ok(None);
     };
@@ -175,7 +175,8 @@ pub fn wdl_move<'a>(
 /// removal before the N-move rule draws the game. `None`: keep the tables' best (the rule is
 /// off, no winning move escapes it, or the search gave up).
 pub fn move_beating_the_n_move_rule(db: &Db, p: &Position) -> Result<Option<String>, ProbeError> {
-    use retro_solver::mill::removal::{move_value, plies_to_removal, RemovalError};
+    use retro_solver::mill::probe::move_value;
+    use retro_solver::mill::removal::{plies_to_removal, RemovalError};
     let m = db.game();
     let n = m.profile.n_move_rule;
     if n == 0 {

@@ -7,11 +7,44 @@ pub mod mill;
 pub mod oaq;
 
 use crate::error::CliError;
+use retro_engine::Color;
+use retro_solver::search::progress::{Planner, Progress, ProgressError};
 use retro_solver::sectors::db::ProbeError;
 use retro_tables::value::{Value, Wdl};
 use serde_json::{json, Value as Json};
 use std::collections::HashMap;
 use std::hash::Hash;
+
+/// The engine's move from a position that tables without distances (`--wdl-only`) hold,
+/// whose analysis `v` gives the result alone: any winning move keeps the win, but only one
+/// that brings the next reset of the N-move counter (a removal, a capture, a placement)
+/// closer makes progress. In a won game the move after which that reset is forced soonest; in
+/// a lost one the move that puts it off longest ([`Planner::next`]; `planners` keeps one per
+/// winner, White's wins and Black's, from one move to the next). The position after it, and
+/// the reason for the user (naming the `reset`: removal, capture); `None` for a draw, or when
+/// the search gave up (the caller keeps the analysis's first best move).
+pub fn planned<G: Progress>(
+    planners: &mut [Option<Planner<G>>; 2],
+    make: impl FnOnce(Color) -> Planner<G>,
+    p: &G::Pos,
+    side: Color,
+    v: &Json,
+    limit: u32,
+    reset: &str,
+) -> Result<Option<(G::Pos, String)>, G::Error> {
+    let (winner, plan) = match v["result"].as_str() {
+        Some("win") => (side, "soonest"),
+        Some("loss") => (side.other(), "put off"),
+        _ => return Ok(None),
+    };
+    let why = format!("tables (win/draw/loss only), next {reset} {plan}");
+    let planner = planners[winner as usize].get_or_insert_with(|| make(winner));
+    match planner.next(p, limit) {
+        Ok(Some((q, _))) => Ok(Some((q, why))),
+        Ok(None) | Err(ProgressError::Budget) => Ok(None),
+        Err(ProgressError::Probe(e)) => Err(e),
+    }
+}
 
 /// What a game gives the referee.
 pub trait Referee {

@@ -1,8 +1,8 @@
 //! What a request asks, answered: each game's analysis through the functions `retro analyse`
 //! uses, the board view of the page, and a cache of open tables per rule set.
 
+use super::api_error::ApiError;
 use super::params::Params;
-use super::routes::ApiError;
 use super::Limits;
 use crate::args::RuleArgs;
 use crate::games::oaq::Solved;
@@ -265,7 +265,7 @@ impl State {
                     " --sector {},{},{},{}",
                     sector.w, sector.b, sector.wf, sector.bf
                 ));
-                let message = crate::analyse::mill::probe_err(db, variant, &self.dir, e).message;
+                let message = crate::solve::missing::probe_err(db, variant, &self.dir, e).message;
                 ApiError::Missing { message, solve }
             }
             ProbeError::RemovalPending => ApiError::bad(

@@ -6,6 +6,7 @@
 //! its timeouts and limits, `page` the embedded page.
 
 mod answer;
+mod api_error;
 mod listen;
 mod page;
 mod params;

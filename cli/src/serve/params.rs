@@ -1,7 +1,7 @@
 //! A request's query: `fen`, `variant`, `rule` (repeatable), `pv`, `search`, `depth`, `time`,
 //! each checked, and refused by name when it is wrong or unknown.
 
-use super::routes::ApiError;
+use super::api_error::ApiError;
 
 /// Longest query string a request may carry (bytes, before decoding).
 pub const MAX_QUERY: usize = 4096;

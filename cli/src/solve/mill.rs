@@ -54,7 +54,7 @@ pub fn solve(
         if !whole {
             return Ok(None);
         }
-        let err = |e| crate::analyse::mill::probe_err(&db, rules.mill_variant(), dir, e);
+        let err = |e| crate::solve::missing::probe_err(&db, rules.mill_variant(), dir, e);
         let start = db.game().start();
         let (result, plies) = match db.value(&start) {
             Ok(v) => (v.result(), v.plies()),

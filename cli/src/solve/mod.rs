@@ -6,6 +6,7 @@ pub mod dara;
 mod disk;
 pub mod journal;
 pub mod mill;
+pub mod missing;
 pub mod oaq;
 pub mod peak;
 pub mod plan;

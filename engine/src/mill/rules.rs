@@ -205,6 +205,18 @@ pub const FIELDS: &[&str] = &[
 ];
 
 impl Profile {
+    /// Whether a position with this material (stones on the board and in hand of the side to
+    /// act, then of the other) is where placing ends under `mill-counts`: every stone placed,
+    /// none removed (mills remove nothing while placing); White then owes the removals its
+    /// mill count gives. Nothing else has that material: the removals come before any move.
+    pub fn mill_counts_due(&self, own: u8, opp: u8, own_hand: u8, opp_hand: u8) -> bool {
+        self.mill_action == MillAction::MillCounts
+            && own_hand == 0
+            && opp_hand == 0
+            && own == self.stones
+            && opp == self.stones
+    }
+
     /// The preset of the given name.
     pub fn preset(name: &str) -> Result<Profile, RuleError> {
         let base = Profile {

@@ -4,8 +4,8 @@
 //! read through the engine's own moves (removals, the end of placing and what follows it
 //! included) from the tables of the sectors they lead to.
 
+use crate::mill::probe::move_value;
 use crate::mill::probe::over_value;
-use crate::mill::removal::move_value;
 use crate::mill::rules::MillRules;
 use crate::sectors::db::{Db, ProbeError};
 use crate::sectors::folded::Folded;

@@ -18,6 +18,29 @@ pub fn over_value(over: &GameOver, side: Color, plies: u16) -> Value {
     }
 }
 
+/// The value of a move for its mover (the game may end on it, with the mover still to move).
+pub fn move_value(db: &Db<MillRules>, p: &Position, q: &Position) -> Result<Value, ProbeError> {
+    if q.side == p.side {
+        return Ok(match db.game().outcome(q) {
+            Some(o) => over_value(&o, p.side, 1),
+            // The mover moves again (after a stalemate removal).
+            None => db.value(q)?.later(),
+        });
+    }
+    Ok(db.value(q)?.parent())
+}
+
+/// [`move_value`] without the distance (`--wdl-only` tables answer it too).
+pub fn move_wdl(db: &Db<MillRules>, p: &Position, q: &Position) -> Result<Wdl, ProbeError> {
+    if q.side == p.side {
+        return Ok(match db.game().outcome(q) {
+            Some(o) => over_value(&o, p.side, 1).wdl(),
+            None => db.wdl(q)?,
+        });
+    }
+    Ok(db.wdl(q)?.parent())
+}
+
 impl Db<MillRules> {
     /// The Mill tables of `game` under `dir`.
     pub fn new(game: Mill, dir: &Path) -> Db<MillRules> {
@@ -39,7 +62,7 @@ impl Db<MillRules> {
             Err(ProbeError::RemovalPending) if self.marks_held(pos) => {
                 let mut best: Option<Value> = None;
                 for q in self.removal_plies(pos) {
-                    let v = crate::mill::removal::move_value(self, pos, &q)?;
+                    let v = move_value(self, pos, &q)?;
                     if best.is_none_or(|b| v.preference() > b.preference()) {
                         best = Some(v);
                     }
@@ -59,7 +82,7 @@ impl Db<MillRules> {
             Err(ProbeError::RemovalPending) if self.marks_held(pos) => {
                 let mut best = Wdl::Loss;
                 for q in self.removal_plies(pos) {
-                    best = best.max(crate::mill::removal::move_wdl(self, pos, &q)?);
+                    best = best.max(move_wdl(self, pos, &q)?);
                 }
                 Ok(best)
             }

@@ -13,6 +13,7 @@
 //! The search is [`crate::search::progress`]'s, over the plies inside one sector (moves that
 //! remove nothing keep the stone counts); [`MillProgress`] is what it needs of Mill.
 
+use crate::mill::probe::{move_value, move_wdl};
 use crate::mill::Db;
 use crate::search::progress::{Planner, Progress, ProgressError};
 use crate::sectors::db::ProbeError;
@@ -25,29 +26,6 @@ pub type RemovalError = ProgressError<ProbeError>;
 
 /// Plays a won Mill game towards its next removal (see [`Planner::next`]).
 pub type RemovalPlanner<'a> = Planner<MillProgress<'a>>;
-
-/// The value of a move for its mover (the game may end on it, with the mover still to move).
-pub fn move_value(db: &Db, p: &Position, q: &Position) -> Result<Value, ProbeError> {
-    if q.side == p.side {
-        return Ok(match db.game().outcome(q) {
-            Some(o) => crate::mill::probe::over_value(&o, p.side, 1),
-            // The mover moves again (after a stalemate removal).
-            None => db.value(q)?.later(),
-        });
-    }
-    Ok(db.value(q)?.parent())
-}
-
-/// [`move_value`] without the distance (`--wdl-only` tables answer it too).
-pub fn move_wdl(db: &Db, p: &Position, q: &Position) -> Result<Wdl, ProbeError> {
-    if q.side == p.side {
-        return Ok(match db.game().outcome(q) {
-            Some(o) => crate::mill::probe::over_value(&o, p.side, 1).wdl(),
-            None => db.wdl(q)?,
-        });
-    }
-    Ok(db.wdl(q)?.parent())
-}
 
 /// Mill and its tables for the search: a removal or a placement resets the counter.
 pub struct MillProgress<'a> {

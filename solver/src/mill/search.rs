@@ -260,7 +260,7 @@ mod tests {
                 let v = proven_value(sm.score);
                 assert_eq!(
                     v,
-                    crate::mill::removal::move_value(&truth, p, &q).unwrap(),
+                    crate::mill::probe::move_value(&truth, p, &q).unwrap(),
                     "{fen} {text}"
                 );
                 move_kinds[kind(v)] += 1;

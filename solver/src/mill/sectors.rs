@@ -90,11 +90,7 @@ pub fn lost(profile: &Profile, on_board: u8, in_hand: u8) -> bool {
 /// removed (mills remove nothing while placing), White to act with the removals its count
 /// gives. Nothing else has that material: the removals come before any move.
 pub fn placing_ended(profile: &Profile, k: SectorKey) -> bool {
-    profile.mill_action == MillAction::MillCounts
-        && k.wf == 0
-        && k.bf == 0
-        && k.w == profile.stones
-        && k.b == profile.stones
+    profile.mill_counts_due(k.w, k.b, k.wf, k.bf)
 }
 
 /// The most complete mills `n` stones can make on the board of `profile`.

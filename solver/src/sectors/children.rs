@@ -1,7 +1,7 @@
 //! The moves of a solver position, as the games' generators report them.
 
-use crate::sectors::db::ProbeError;
 use crate::sectors::folded::Folded;
+use crate::sectors::probe_error::ProbeError;
 use retro_engine::mill::Bits;
 use retro_tables::value::Value;
 

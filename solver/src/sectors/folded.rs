@@ -77,7 +77,8 @@ impl Folded {
         p.hand[o] = self.opp_hand;
         p.side = side;
         p.placing = self.own_hand > 0 || self.opp_hand > 0;
-        if crate::mill::sectors::placing_ended(&m.profile, self.key()) {
+        let k = self.key();
+        if m.profile.mill_counts_due(k.w, k.b, k.wf, k.bf) {
             // Placing has just ended under mill counts: White owes the removals they give.
             p.pending = MillAction::mill_count_removals(
                 m.geo.count_mills(p.stones[0]),

@@ -2,6 +2,7 @@
 
 pub mod children;
 pub mod db;
+pub mod decode;
 pub mod derive;
 pub mod folded;
 pub mod forward;
@@ -9,6 +10,7 @@ pub mod index;
 pub mod marked_points;
 pub mod marks;
 pub mod prefetch;
+pub mod probe_error;
 pub mod resources;
 pub mod retro;
 pub mod rules;

@@ -209,7 +209,7 @@ fn decoded_successors<R: SectorRules>(
         let bytes = 2 * t.0.header().slots;
         if let (AnyTable::Compressed(c), true) = (&t.0, bytes <= room) {
             room -= bytes;
-            out.push((s, crate::sectors::solve::slot_codes(c)?));
+            out.push((s, crate::sectors::decode::slot_codes(c)?));
         }
     }
     Ok(out)

@@ -34,7 +34,7 @@ pub unsafe fn replace_raw(
     check_raw: bool,
     searched: Option<&SearchedWins>,
 ) -> Result<Replaced, TableError> {
-    let [_, wdl, dtm] = crate::any_table::table_files(raw_path);
+    let [_, wdl, dtm] = crate::location::table_files(raw_path);
     let len = |f: &Path| std::fs::metadata(f).map_or(0, |m| m.len());
     let raw_bytes = len(raw_path);
     // SAFETY: the caller's promise, passed on.
