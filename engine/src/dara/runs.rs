@@ -77,19 +77,27 @@ pub fn col_run(own: Cells, i: usize) -> u32 {
     RUNS[column(own, c)][r] as u32
 }
 
+/// The first cells of `own`'s runs of four: along the rows (the leftmost cell of each four) and
+/// up the columns (the lowest); a longer run has several.
+#[inline]
+fn four_starts(own: Cells) -> (Cells, Cells) {
+    (
+        own & own >> 1 & own >> 2 & own >> 3 & FOUR_STARTS_H,
+        own & own >> 6 & own >> 12 & own >> 18 & FOUR_STARTS_V,
+    )
+}
+
 /// Stones of `own` that lie in a row or column run of four or more.
 #[inline]
 pub fn in_fours(own: Cells) -> Cells {
-    let h = own & own >> 1 & own >> 2 & own >> 3 & FOUR_STARTS_H;
-    let v = own & own >> 6 & own >> 12 & own >> 18 & FOUR_STARTS_V;
+    let (h, v) = four_starts(own);
     (h | h << 1 | h << 2 | h << 3) | (v | v << 6 | v << 12 | v << 18)
 }
 
 /// Whether `own` has a row or column run of four or more.
 #[inline]
 pub fn has_four(own: Cells) -> bool {
-    let h = own & own >> 1 & own >> 2 & own >> 3 & FOUR_STARTS_H;
-    let v = own & own >> 6 & own >> 12 & own >> 18 & FOUR_STARTS_V;
+    let (h, v) = four_starts(own);
     h | v != 0
 }
 
