@@ -79,7 +79,8 @@ dara: from the endgame tables (`retro solve dara`) when they hold the position, 
 alpha-beta search (iterative deepening, transposition table, --depth/--time, default 2 s) \
 with the tables at its leaves; \"proven\" says whether the result is exact, \"depth\" how deep \
 it searched, and \"result\" is \"unknown\" when no forced result was found.\n\
-oaq: a search; scores are future net seeds for the side to move.\n\n\
+oaq: from the table of a solved game (`retro solve oaq`) when there is one, else a search; \
+scores are future net seeds for the side to move.\n\n\
 JSON (--json, and one line per FEN with --batch FILE or - for stdin): {\"fen\":..., \
 \"result\":\"win\"|\"draw\"|\"loss\", \"plies\":N or null, \"best\":[...], \"moves\":[{\"move\":..., \
 \"result\":..., \"plies\":...}]}, plus \"proven\", \"depth\", \"source\" (tables|search) and \

@@ -4,7 +4,7 @@
 //! is reported and the game goes on, and bad arguments are refused.
 
 use retro_engine::dara::{Dara, DaraProfile};
-use retro_engine::mill::{Mill, Position, Profile};
+use retro_engine::mill::{EndReason, Mill, Position, Profile};
 use retro_engine::Color;
 use retro_tests::{retro, stderr, stdout};
 use serde_json::Value;
@@ -198,6 +198,12 @@ fn mill_engine_wins_in_the_promised_plies_against_the_longest_defence() {
     let end = m.parse_fen(s["fen"].as_str().unwrap()).unwrap();
     let over = m.outcome(&end).expect("the final position is over");
     assert_eq!(over.loser, Some(Color::Black));
+    // The reason in words (Six Men's Morris: a side with fewer than 3 stones loses).
+    let why = match over.reason {
+        EndReason::TooFewStones => "fewer than 3 stones",
+        r => r.describe(),
+    };
+    assert_eq!(s["reason"], format!("white wins ({why})"), "{s}");
     let fields: Vec<&str> = s["fen"].as_str().unwrap().split(' ').collect();
     assert_eq!(&fields[1..3], ["w", "o"], "{s}");
     assert_eq!(s["result"], "win");

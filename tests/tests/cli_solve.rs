@@ -502,6 +502,43 @@ fn analyse_names_the_missing_table_and_rejects_unsolvable_rules() {
 /// would cost). da-san-qi's marked points are in the index of its placing sectors: the moving
 /// phase solves on its own, and a placing position with marks is then looked up in a table of
 /// its own sector (missing here).
+/// The disk check measures the working folder's file system when `--dir` is a relative path
+/// none of whose folders exist yet (the default `databases` run outside the repository): the
+/// dry run names the free disk and a solve that does not fit is refused at once.
+#[test]
+fn the_disk_check_covers_a_relative_folder_that_does_not_exist() {
+    let cwd = tempfile::tempdir().unwrap();
+    let run = |args: &[&str], free: Option<u64>| {
+        let mut cmd = std::process::Command::new(retro_tests::retro_bin());
+        cmd.args(args).current_dir(cwd.path());
+        if let Some(bytes) = free {
+            cmd.env("RETRO_FREE_DISK", bytes.to_string());
+        }
+        cmd.output().unwrap()
+    };
+    let six = ["solve", "mill", "--variant", "six-mens-morris"];
+    let o = run(
+        &[&six[..], &["--dir", "new/tables", "--dry-run", "--json"]].concat(),
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = json(&stdout(&o));
+    assert!(v["free_disk_bytes"].as_u64().unwrap() > 0, "{v}");
+    // Six men's morris takes about 7 MB of raw tables: 1,000 bytes free refuse it before any
+    // table is written.
+    let o = run(&[&six[..], &["--dir", "new/tables"]].concat(), Some(1000));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("of disk for its raw tables"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        !cwd.path().join("new").exists(),
+        "the refused solve made its folder"
+    );
+}
+
 #[test]
 fn every_preset_dry_runs_and_placing_only_rules_keep_the_moving_phase() {
     for p in retro_engine::mill::PRESETS {

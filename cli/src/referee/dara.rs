@@ -54,7 +54,7 @@ impl Referee for DaraReferee {
     fn end_by_rules(&self, p: &dara::Position) -> Option<String> {
         self.game
             .outcome(p)
-            .map(|(loser, why)| format!("{} wins ({why:?})", loser.other().name()))
+            .map(|(loser, why)| format!("{} wins ({})", loser.other().name(), why.describe()))
     }
 
     /// Board, stones in hand and side to move: the whole position.

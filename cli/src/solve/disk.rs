@@ -209,10 +209,13 @@ pub(super) fn gib(b: u64) -> f64 {
 }
 
 /// Free disk where a solve writes `folder`: on the folder's file system, or the nearest
-/// folder above it that exists.
+/// folder above it that exists (the working folder for a relative path none of whose folders
+/// exist yet, such as the default `databases` outside the repository).
 pub(crate) fn free_disk_at(folder: &std::path::Path) -> Option<u64> {
+    let here = std::path::Path::new(".");
     folder
         .ancestors()
+        .map(|p| if p.as_os_str().is_empty() { here } else { p })
         .find(|p| p.exists())
         .and_then(retro_solver::sectors::resources::free_disk)
 }

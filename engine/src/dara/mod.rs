@@ -130,6 +130,16 @@ pub enum DaraEnd {
     NoLegalMove,
 }
 
+impl DaraEnd {
+    /// A short human-readable description.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            DaraEnd::TooFewStones => "two stones or fewer",
+            DaraEnd::NoLegalMove => "no legal move",
+        }
+    }
+}
+
 /// A Dara game under one rule profile.
 #[derive(Clone, Debug, Default)]
 pub struct Dara {

@@ -78,7 +78,7 @@ impl EndReason {
     /// A short human-readable description.
     pub const fn describe(self) -> &'static str {
         match self {
-            EndReason::TooFewStones => "fewer than three stones",
+            EndReason::TooFewStones => "too few stones",
             EndReason::NoLegalMove => "no legal move",
             EndReason::BoardFull => "board full when placing ended",
         }
