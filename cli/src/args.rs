@@ -209,7 +209,7 @@ pub struct ServeArgs {
 #[derive(Args)]
 pub struct SampleArgs {
     /// The game (mill or dara: the games with sector tables).
-    pub game: GameKind,
+    pub game: SectorGame,
     #[command(flatten)]
     pub rules: RuleArgs,
     /// Where the tables are.
@@ -332,6 +332,15 @@ pub enum GameKind {
     /// Ô Ăn Quan, the Vietnamese mandarin-square mancala (`--rule seeds=K,M`,
     /// `--rule big-mandarin=V`, `--rule quan-non=K`).
     Oaq,
+}
+
+/// The game families with sector tables (Ô Ăn Quan's tables are whole games).
+#[derive(Clone, Copy, ValueEnum)]
+pub enum SectorGame {
+    /// Nine Men's Morris and its family (see `retro variants`).
+    Mill,
+    /// Dara's endgame tables.
+    Dara,
 }
 
 /// Which rules: a preset and field overrides.

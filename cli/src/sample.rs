@@ -1,6 +1,6 @@
 //! `retro sample`: random positions drawn from the sector tables under a folder, as FEN lines.
 
-use crate::args::{GameKind, SampleArgs};
+use crate::args::{SampleArgs, SectorGame};
 use crate::error::CliError;
 use retro_engine::dara::{Move as DaraMove, Position as DaraPosition};
 use retro_engine::mill::Bits;
@@ -47,7 +47,7 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
         return Err(CliError::input("--json goes with --time or --check"));
     }
     match a.game {
-        GameKind::Mill => {
+        SectorGame::Mill => {
             let m = crate::games::mill::game(&a.rules)?;
             let start = start_sector(&m.profile);
             let db = retro_solver::mill::Db::new(m, &a.dir);
@@ -101,7 +101,7 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
                 check,
             )
         }
-        GameKind::Dara => {
+        SectorGame::Dara => {
             let g = crate::games::dara::game(&a.rules)?;
             let db = Db::with_rules(DaraRules { game: g.clone() }, &a.dir);
             let keys = Tables::open(&db)
@@ -169,9 +169,6 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
                 check,
             )
         }
-        GameKind::Oaq => Err(CliError::input(
-            "Ô Ăn Quan has no sector tables to sample (its tables are whole games)",
-        )),
     }
 }
 

@@ -133,8 +133,14 @@ fn samples_are_legal_repeatable_and_where_asked() {
     let o = sample(d, &["--count", "40", "--json"]);
     assert_eq!(o.status.code(), Some(2), "--json needs --time");
 
+    // Ô Ăn Quan has no sector tables: not a value `sample` offers.
     let o = retro(&["sample", "oaq", "--dir", d], None);
     assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("[possible values: mill, dara]"),
+        "{}",
+        stderr(&o)
+    );
     let empty = tempfile::tempdir().unwrap();
     let o = sample(empty.path().to_str().unwrap(), &[]);
     assert_eq!(o.status.code(), Some(2));
