@@ -193,6 +193,28 @@ fn numeric_fields_are_range_checked() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stdout(&o));
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
     }
+    // A solve refused for its arguments leaves its folder untouched (no lock file, no folder).
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("tables");
+    let d = d.to_str().unwrap();
+    let o = retro(
+        &[
+            "solve",
+            "mill",
+            "--max-stones",
+            "3",
+            "--threads",
+            "0",
+            "--dir",
+            d,
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        !dir.path().join("tables").exists(),
+        "the refused solve made {d}"
+    );
     // One removal owed is fine, and so is one per mill where the profile says so.
     let o = retro(&["moves", "mill", "--fen", &fen("1")], None);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -110,10 +110,11 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
     if opts.dry_run {
         return dry_run(db, targets, opts);
     }
+    // The arguments first: a refused --threads leaves the folder untouched.
+    let pool = crate::output::pool(threads)?;
     let plan = PlanFigures::deriving(db, targets, !opts.no_derive);
     check_disk(db, &plan, opts)?;
     let _lock = lock_folder(&db.folder, opts.wait, quiet || as_json)?;
-    let pool = crate::output::pool(threads)?;
     let bars = Bars::new(
         quiet,
         as_json || !std::io::IsTerminal::is_terminal(&std::io::stderr()),

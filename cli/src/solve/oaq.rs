@@ -87,6 +87,8 @@ pub fn solve(rules: &RuleArgs, dir: &Path, opts: &SolveOpts) -> Result<(), CliEr
             g.profile.total_seeds()
         )));
     }
+    // The arguments first: a refused --threads leaves the folder untouched.
+    let pool = crate::output::pool(threads)?;
     let path = table_path(&g, dir);
     let folder = path.parent().unwrap_or(dir);
     let _lock = lock_folder(folder, opts.wait, quiet || as_json)?;
@@ -121,7 +123,6 @@ pub fn solve(rules: &RuleArgs, dir: &Path, opts: &SolveOpts) -> Result<(), CliEr
             if header.encoding == ENCODING_OAQ_I16 {
                 // A dense table of an earlier version: rewritten compact, atomically.
                 let before = file_len(&path);
-                let pool = crate::output::pool(threads)?;
                 header = pool
                     .install(|| oaq_compact::from_dense(&g, &t, &path))
                     .map_err(CliError::other)?;
@@ -130,7 +131,6 @@ pub fn solve(rules: &RuleArgs, dir: &Path, opts: &SolveOpts) -> Result<(), CliEr
             (header, start, None, true)
         }
         None => {
-            let pool = crate::output::pool(threads)?;
             let bar = if quiet {
                 ProgressBar::hidden()
             } else {
