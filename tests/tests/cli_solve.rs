@@ -497,11 +497,6 @@ fn analyse_names_the_missing_table_and_rejects_unsolvable_rules() {
     );
 }
 
-/// `--dry-run` answers for every preset, saying which sectors these rules leave out: all of
-/// russian-mill's (one-time mills' masks are state the index lacks, with a figure of what they
-/// would cost). da-san-qi's marked points are in the index of its placing sectors: the moving
-/// phase solves on its own, and a placing position with marks is then looked up in a table of
-/// its own sector (missing here).
 /// The disk check measures the working folder's file system when `--dir` is a relative path
 /// none of whose folders exist yet (the default `databases` run outside the repository): the
 /// dry run names the free disk and a solve that does not fit is refused at once.
@@ -539,6 +534,11 @@ fn the_disk_check_covers_a_relative_folder_that_does_not_exist() {
     );
 }
 
+/// `--dry-run` answers for every preset, saying which sectors these rules leave out: all of
+/// russian-mill's (one-time mills' masks are state the index lacks, with a figure of what they
+/// would cost). da-san-qi's marked points are in the index of its placing sectors: the moving
+/// phase solves on its own, and a placing position with marks is then looked up in a table of
+/// its own sector (missing here).
 #[test]
 fn every_preset_dry_runs_and_placing_only_rules_keep_the_moving_phase() {
     for p in retro_engine::mill::PRESETS {
