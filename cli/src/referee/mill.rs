@@ -3,7 +3,7 @@
 //! ply by ply from the tables.
 
 use crate::referee::{Ended, Referee};
-use retro_engine::mill::{EndReason, Mill, Position};
+use retro_engine::mill::{Mill, Position};
 use retro_engine::Color;
 use retro_solver::mill::removal::{removal_planner, RemovalPlanner};
 use retro_solver::mill::Db;
@@ -54,12 +54,7 @@ impl Referee for Mill {
 
     fn end_by_rules(&self, p: &Position) -> Option<String> {
         self.outcome(p).map(|o| {
-            let why = match o.reason {
-                EndReason::TooFewStones => {
-                    format!("fewer than {} stones", self.profile.min_stones)
-                }
-                r => r.describe().to_string(),
-            };
+            let why = self.describe_end(o.reason);
             match o.loser {
                 Some(l) => format!("{} wins ({why})", l.other().name()),
                 None => format!("a draw ({why})"),

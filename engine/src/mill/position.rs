@@ -75,7 +75,8 @@ pub enum EndReason {
 }
 
 impl EndReason {
-    /// A short human-readable description.
+    /// A short human-readable description, without the profile's figures (`Mill::describe_end`
+    /// has them).
     pub const fn describe(self) -> &'static str {
         match self {
             EndReason::TooFewStones => "too few stones",
@@ -299,6 +300,14 @@ impl Mill {
         [p.side.other(), p.side]
             .into_iter()
             .find(|&c| p.stones[c.index()].count_ones() + (p.hand[c.index()] as u32) < min)
+    }
+
+    /// Why a game ended, in words, with this profile's figures ("fewer than 3 stones").
+    pub fn describe_end(&self, reason: EndReason) -> String {
+        match reason {
+            EndReason::TooFewStones => format!("fewer than {} stones", self.profile.min_stones),
+            r => r.describe().to_string(),
+        }
     }
 
     /// Whether the game is over, and how. A side to move with no legal step loses.
