@@ -16,8 +16,9 @@ use std::path::PathBuf;
 perfect play from them.\n\n\
 Tables are built on your machine with `retro solve`; solved with it so far: the whole of \
 six-mens-morris (seconds), nine-mens-morris (placement included: 1.2-2.3 hours on 2 cores, \
-55.7 GB of tables or 5.3 GB with --compress) and el-filja (1.6 hours, 3.1 GB compressed), the Mill \
-and Dara moving-phase endgames, and whole small Ô Ăn Quan games (--rule seeds=K,M). Commands: \
+55.7 GB of tables or 5.3 GB with --compress), el-filja (1.6 hours, 3.1 GB compressed) and \
+morabaraba-malom (9 hours over several resumed runs, 20.4 GB compressed), the Mill and Dara \
+moving-phase endgames, and whole small Ô Ăn Quan games (--rule seeds=K,M). Commands: \
 variants, moves, perft and bench (positions and move generation), solve, compress and verify \
 (tables), analyse, play and sample (perfect play from the tables, search elsewhere), serve (a \
 web page and a JSON API). `retro <command> --help` explains each.\n\n\
@@ -109,7 +110,8 @@ comparison with engines that do not bulk-count; the counts and the signature sta
         long_about = "Check every table file under a directory: its header, its length, every \
 block's checksum and the whole file's, the value counts against the header, and that it lies in \
 the file and folder its header names. Prints a line per file (ok or FAIL and why) and exits 1 if \
-any failed.\n\n\
+any failed, or if there is no table at all; a game folder a solve left without a table gets a \
+note line.\n\n\
 --upgrade also rewrites each table that passes in the current layout, the values the same, each \
 file replaced atomically: a table of format version 1 or 2 in version 3 (a checksum per 4 KiB, \
 four times cheaper to check than version 2's per 16 KiB, which a short-lived process pays on its \

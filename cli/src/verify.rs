@@ -15,10 +15,19 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
         table_files(dir).map_err(|e| CliError::input(format!("cannot read {}: {e}", dir.display())))
     };
     let files = list()?;
+    let empty = empty_game_folders(dir, &files);
     if files.is_empty() {
+        let started = if empty.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} holds no table yet: a solve stopped before its first one",
+                names(&empty)
+            )
+        };
         return Err(CliError::other(format!(
             "no tables under {} (nothing to verify: is the path right? `retro solve` writes \
-             tables under databases/ unless given --dir)",
+             tables under databases/ unless given --dir){started}",
             dir.display()
         )));
     }
@@ -115,19 +124,29 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
         }
     }
     if as_json {
+        let empty: Vec<String> = empty.iter().map(|p| p.display().to_string()).collect();
         println!(
             "{}",
-            json!({"tables": rows, "failed": failed, "upgraded": upgraded})
-        );
-    } else if upgrade {
-        println!(
-            "{} tables checked, {failed} failed, {upgraded} rewritten (format version \
-             {FORMAT_VERSION}, grouped distances, win/draw/loss dictionaries, reflected slot \
-             order, rANS coders)",
-            files.len()
+            json!({"tables": rows, "failed": failed, "upgraded": upgraded,
+                   "folders_without_tables": empty})
         );
     } else {
-        println!("{} tables checked, {failed} failed", files.len());
+        for folder in &empty {
+            println!(
+                "note  {}  no table yet (a solve stopped before its first one): nothing to check",
+                folder.display()
+            );
+        }
+        if upgrade {
+            println!(
+                "{} tables checked, {failed} failed, {upgraded} rewritten (format version \
+                 {FORMAT_VERSION}, grouped distances, win/draw/loss dictionaries, reflected slot \
+                 order, rANS coders)",
+                files.len()
+            );
+        } else {
+            println!("{} tables checked, {failed} failed", files.len());
+        }
     }
     if failed > 0 {
         return Err(CliError::other(format!(
@@ -135,4 +154,38 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
         )));
     }
     Ok(())
+}
+
+/// The game folders under `dir` (a solve's lock or log inside) that hold no table of `files`.
+fn empty_game_folders(dir: &Path, files: &[PathBuf]) -> Vec<PathBuf> {
+    fn walk(folder: &Path, files: &[PathBuf], out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(folder) else {
+            return;
+        };
+        let mut started = false;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, files, out);
+            } else if path
+                .file_name()
+                .is_some_and(|n| n == "solve.lock" || n == "solve-log.tsv")
+            {
+                started = true;
+            }
+        }
+        if started && !files.iter().any(|f| f.parent() == Some(folder)) {
+            out.push(folder.to_path_buf());
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, files, &mut out);
+    out.sort();
+    out
+}
+
+/// Folders named in a sentence.
+fn names(folders: &[PathBuf]) -> String {
+    let list: Vec<String> = folders.iter().map(|p| p.display().to_string()).collect();
+    list.join(", ")
 }

@@ -9,8 +9,10 @@ pub mod dara;
 pub mod mill;
 mod notation_error;
 pub mod oaq;
+mod rule_error;
 
 pub use notation_error::NotationError;
+pub use rule_error::RuleError;
 
 /// The two players. In Mill games White moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

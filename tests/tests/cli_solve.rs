@@ -714,6 +714,57 @@ fn verify_refuses_no_tables_and_misplaced_ones() {
     );
 }
 
+/// A game folder a solve started but left without a table (killed before its first one) is
+/// named by `retro verify`: a note beside full folders, the reason when it is all there is.
+#[test]
+fn verify_names_a_game_folder_without_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let started = dir.path().join("mill-0123456789abcdef");
+    std::fs::create_dir(&started).unwrap();
+    std::fs::write(started.join("solve.lock"), b"").unwrap();
+    let o = retro(&["verify", "--dir", d], None);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let msg = stderr(&o);
+    assert!(
+        msg.contains("no tables under") && msg.contains("mill-0123456789abcdef holds no table yet"),
+        "{msg}"
+    );
+
+    let o = retro(
+        &[
+            "solve",
+            "mill",
+            "--variant",
+            "six-mens-morris",
+            "--max-stones",
+            "3",
+            "--dir",
+            d,
+            "-q",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = retro(&["verify", "--dir", d], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("note") && out.contains("mill-0123456789abcdef  no table yet"),
+        "{out}"
+    );
+    let o = retro(&["verify", "--dir", d, "--json"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = json(&stdout(&o));
+    let empty = v["folders_without_tables"].as_array().unwrap();
+    assert_eq!(empty.len(), 1, "{v}");
+    assert!(empty[0]
+        .as_str()
+        .unwrap()
+        .ends_with("mill-0123456789abcdef"));
+    assert_eq!(v["failed"], 0);
+}
+
 /// Without tables, `retro analyse mill` names the solve that builds them, what it costs (the
 /// `--dry-run` figures) and the cheap alternatives.
 #[test]

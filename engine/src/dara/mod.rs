@@ -53,8 +53,8 @@ pub struct DaraProfile {
 
 impl DaraProfile {
     /// Sets a knob from `name=value`: `drop-threes-forbidden=on`, `protected-threes=off`.
-    pub fn set(&mut self, setting: &str) -> Result<(), crate::mill::rules::RuleError> {
-        use crate::mill::rules::RuleError;
+    pub fn set(&mut self, setting: &str) -> Result<(), crate::RuleError> {
+        use crate::RuleError;
         let (name, value) = setting.split_once('=').ok_or_else(|| {
             RuleError(format!(
                 "rule setting '{setting}' is not of the form field=value"

@@ -1,7 +1,6 @@
 //! The rule profile of the Mill family: one struct with every knob, and the named presets.
 
 use super::geometry::Board;
-use std::fmt;
 
 /// What a mill closed by a *placement* does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -168,17 +167,8 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
-/// Error for an unknown preset or a bad `field=value` setting.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RuleError(pub String);
-
-impl fmt::Display for RuleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for RuleError {}
+/// The rule error of every game family (kept here under its old path too).
+pub use crate::RuleError;
 
 impl Default for Profile {
     fn default() -> Self {

@@ -1,6 +1,6 @@
 //! The Ô Ăn Quan rule knobs: `seeds=K,M`, `big-mandarin=V`, `quan-non=K`.
 
-use crate::mill::rules::RuleError;
+use crate::RuleError;
 
 /// The rules of an Ô Ăn Quan game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
