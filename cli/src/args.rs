@@ -154,7 +154,8 @@ retro compress --dir databases\n  retro compress --dir databases --wdl-only --js
     #[command(
         long_about = "Print random positions drawn from the sector tables under a directory, one FEN \
 per line: the same count from each table found (Mill: every sector of the variant, placement \
-included; Dara: the moving-phase endgames), each a uniformly chosen slot that holds a legal \
+included; Dara: the moving-phase endgames; what does not divide evenly goes one more to tables \
+drawn at random), each a uniformly chosen slot that holds a legal \
 position. The same --seed gives the same positions. Made for benchmarks and cross-checks: pipe \
 it into `retro analyse --batch -`, or compare the answers of two table folders. Examples:\n  \
 retro sample mill --dir databases --count 100000 > sample.txt\n  \
@@ -217,7 +218,7 @@ pub struct SampleArgs {
     /// Where the tables are.
     #[arg(long, default_value = "databases")]
     pub dir: PathBuf,
-    /// How many positions in all, spread evenly over the tables.
+    /// How many positions in all, spread evenly over the tables (the remainder to random ones).
     #[arg(long, default_value_t = 1000)]
     pub count: u64,
     /// Seed of the pseudo-random choice.

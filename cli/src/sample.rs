@@ -249,8 +249,20 @@ fn emit<R: SectorRules>(
     // a second probe.
     let mut warmed = Vec::new();
     let mut first_probes = crate::probe_times::ProbeTimes::new(a.wdl);
+    // The tables that get one position more than count / n: drawn with the seed (a count below
+    // the number of tables would otherwise sample only the first sectors, the earliest placing).
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    let extra = (a.count % n) as usize;
+    for j in 0..extra {
+        let r = j + rng.below((keys.len() - j) as u64) as usize;
+        order.swap(j, r);
+    }
+    let mut one_more = vec![false; keys.len()];
+    for &j in &order[..extra] {
+        one_more[j] = true;
+    }
     for (i, k) in keys.iter().enumerate() {
-        let want = a.count / n + u64::from((i as u64) < a.count % n);
+        let want = a.count / n + u64::from(one_more[i]);
         // With marked points (da-san-qi while placing), the index ranks them too.
         let Some(index) = db.rules.marked_index(*k) else {
             continue;
