@@ -4,7 +4,8 @@
 //! and no terminal and depends only on `memmap2`, `zstd-safe` (the block coder of compressed
 //! tables) and `libc` (a huge-page hint): a GUI, a phone app or an engine embeds this crate to
 //! read the tables `retro solve` and `retro compress` write. (Turning a position into its slot
-//! is the solver's index, `retro_solver::sectors::index`.) `databases/README.md` documents the byte layout.
+//! is the solver's index, `retro_solver::sectors::index`; `retro_solver`'s crate documentation shows
+//! a program probing a Mill position by its FEN.) `databases/README.md` documents the byte layout.
 //!
 //! Probing a sector table:
 //!
