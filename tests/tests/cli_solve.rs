@@ -718,12 +718,14 @@ fn verify_refuses_no_tables_and_misplaced_ones() {
 /// named by `retro verify`: a note beside full folders, the reason when it is all there is.
 #[test]
 fn verify_names_a_game_folder_without_tables() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().to_str().unwrap();
-    let started = dir.path().join("mill-0123456789abcdef");
-    std::fs::create_dir(&started).unwrap();
-    std::fs::write(started.join("solve.lock"), b"").unwrap();
-    let o = retro(&["verify", "--dir", d], None);
+    let started_in = |dir: &std::path::Path| {
+        let started = dir.join("mill-0123456789abcdef");
+        std::fs::create_dir(&started).unwrap();
+        std::fs::write(started.join("solve.lock"), b"").unwrap();
+    };
+    let alone = tempfile::tempdir().unwrap();
+    started_in(alone.path());
+    let o = retro(&["verify", "--dir", alone.path().to_str().unwrap()], None);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let msg = stderr(&o);
     assert!(
@@ -731,21 +733,9 @@ fn verify_names_a_game_folder_without_tables() {
         "{msg}"
     );
 
-    let o = retro(
-        &[
-            "solve",
-            "mill",
-            "--variant",
-            "six-mens-morris",
-            "--max-stones",
-            "3",
-            "--dir",
-            d,
-            "-q",
-        ],
-        None,
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = solved_mill_with(&["--variant", "six-mens-morris", "--max-stones", "3"]);
+    started_in(dir.path());
+    let d = dir.path().to_str().unwrap();
     let o = retro(&["verify", "--dir", d], None);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
