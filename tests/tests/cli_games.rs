@@ -74,9 +74,28 @@ fn dara_perft_moves_and_solve() {
     assert_eq!(v["phase"], "drop");
     assert_eq!(v["moves"].as_array().unwrap().len(), 21);
     assert!(!v["moves"].as_array().unwrap().iter().any(|m| m == "c5"));
+    // A run of four, which no move makes, can be typed in (RULES.md 2.5): its stones are not
+    // protected by it.
+    let fen = "WWWW../....../....W./....../BB.B.. b 0 0";
+    let v = json(&stdout(&retro(
+        &["moves", "dara", "--fen", fen, "--json"],
+        None,
+    )));
+    let moves: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    for m in ["d1-c1xa5", "d1-c1xd5", "d1-c1xe3"] {
+        assert!(moves.contains(&m), "{m}: {moves:?}");
+    }
     // Positions the rules cannot reach are refused, naming the field and the reason.
     for (fen, says) in [
-        ("WWWW../....../....../....../...... w 8 12", "run of four"),
+        (
+            "WWWW../....../....../....../...... w 8 12",
+            "never behind nor more than one ahead",
+        ),
         (
             "WW.W../B.B.B./....../W...../B..... b 7 7",
             "board holds the 5 it dropped",

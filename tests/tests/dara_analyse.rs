@@ -241,3 +241,52 @@ fn analyse_answers_from_tables_and_marks_search_results() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("checksum"), "{}", stderr(&out));
 }
+
+/// A typed-in position with a run of four (RULES.md 2.5: possible only so) is not in the
+/// tables, which leave such boards out as wasted slots: `analyse` searches it, with the tables
+/// at the leaves, and reads no table slot for it.
+#[test]
+fn a_typed_in_four_is_searched_not_read_from_a_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::with_rules(
+        DaraRules {
+            game: Dara::default(),
+        },
+        dir.path(),
+    );
+    // Black (3 stones) to move against White's four: the 3v4 table and what it needs.
+    let k = SectorKey {
+        w: 3,
+        b: 4,
+        wf: 0,
+        bf: 0,
+    };
+    solve(&db, &[k], &()).expect("solve 3v4");
+    let g = Dara::default();
+    let fen = "WWWW../....../....../BB.B../...... b 0 0";
+    let p = g.parse_position(fen).expect("a typed-in four is accepted");
+    let t = Tables::open(&db);
+    assert!(!t.covers(&p), "the 3v4 table holds no board with a four");
+    // The same material without the four is the table's.
+    let q = g
+        .parse_position("WWW.W./....../....../BB.B../...... b 0 0")
+        .unwrap();
+    assert!(t.covers(&q));
+
+    let d = dir.path().to_str().unwrap();
+    let out = retro(
+        &[
+            "analyse", "dara", "--dir", d, "--fen", fen, "--depth", "4", "--json",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["source"], "search", "{v}");
+    // d2-c2 makes Black's a2-b2-c2: the moves include taking any stone of the four, which is
+    // not an exact three and protects nothing.
+    let text = v["moves"].to_string();
+    for m in ["d2-c2xa5", "d2-c2xd5"] {
+        assert!(text.contains(&format!("\"{m}\"")), "{m}: {text}");
+    }
+}

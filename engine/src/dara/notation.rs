@@ -1,6 +1,6 @@
 //! Dara position text (`....../....../....../....../...... w 12 12`) and moves (`c3`, `c3-c4xe2`).
 
-use super::{in_exact_threes, in_fours, Cells, Dara, Move, Position, ALL, NONE};
+use super::{in_exact_threes, Cells, Dara, Move, Position, ALL, NONE};
 use crate::{Color, NotationError};
 
 fn field_err(field: &'static str, value: &str, reason: impl Into<String>) -> NotationError {
@@ -103,11 +103,12 @@ impl Dara {
         Ok(Position { stones, hand, side })
     }
 
-    /// Refuses what the rules cannot reach (`docs/dara-rules.md`, "Position text"): a run of
-    /// four (never legal), and in the drop phase stones on the board other than the ones
-    /// dropped (nothing is captured while dropping), a side to move other than the one whose
-    /// turn it is (White drops first, turns alternate), or with `drop-threes-forbidden=on` an
-    /// exact three.
+    /// Refuses what the rules cannot reach (`docs/dara-rules.md`, "Position text"): in the drop
+    /// phase stones on the board other than the ones dropped (nothing is captured while
+    /// dropping), a side to move other than the one whose turn it is (White drops first, turns
+    /// alternate), or with `drop-threes-forbidden=on` an exact three. A run of four is accepted:
+    /// RULES.md 2.5 names it as possible in a typed-in position (its stones are not protected);
+    /// no move makes one, and the endgame tables do not hold such a position.
     pub fn check_reachable(&self, p: &Position) -> Result<(), NotationError> {
         let names = ["White", "Black"];
         // The board field as text, for the error messages only.
@@ -115,19 +116,6 @@ impl Dara {
             let text = self.format_position(p);
             text.split(' ').next().unwrap_or("").to_string()
         };
-        for (c, name) in names.iter().enumerate() {
-            let four = in_fours(p.stones[c]);
-            if four != 0 {
-                return Err(field_err(
-                    "board",
-                    &board(),
-                    format!(
-                        "{name} has a run of four or more ({}): the rules forbid fours",
-                        cells_list(four)
-                    ),
-                ));
-            }
-        }
         if p.hand == [0, 0] {
             return Ok(());
         }

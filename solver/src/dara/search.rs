@@ -73,11 +73,14 @@ impl<'a> Tables<'a> {
         out
     }
 
-    /// Whether a table holds this position (movement phase, material solved).
+    /// Whether a table holds this position (movement phase, material solved, and no run of
+    /// four: only a typed-in position has one, and the tables leave them out).
     pub fn covers(&self, p: &Position) -> bool {
         let (s, o) = (p.side.index(), p.side.other().index());
         p.hand == [0, 0]
             && self.available[p.stones[s].count_ones() as usize][p.stones[o].count_ones() as usize]
+            && !retro_engine::dara::has_four(p.stones[0])
+            && !retro_engine::dara::has_four(p.stones[1])
     }
 
     /// The table value of a covered position.

@@ -481,24 +481,15 @@ pub fn write(pos: &Pos) -> String {
 }
 
 /// Whether the rules can reach a position, as far as its text shows (READING of 2.2-2.4 for the
-/// parser's checks): no line of four or more of either colour ever stands on the board (every
-/// drop and move making one is illegal); while any stone is in hand, nothing has been captured
+/// parser's checks), or at least type it in (a line of four, which no drop or move makes, is
+/// allowed: 2.5 names it "possible only in a typed-in position"): while any stone is in hand,
+/// nothing has been captured
 /// (threes made while dropping capture nothing), so each side's stones on the board are the 12
 /// minus its hand; White drops first and the turns alternate, so White has dropped as many as
 /// Black (White to move) or one more (Black to move); and with `drop-threes-forbidden` no exact
 /// three stands on the board during the drop phase.
 pub fn reachable(rules: &Rules, pos: &Pos) -> Result<(), String> {
-    for who in [WHITE, BLACK] {
-        for cell in pos.cells_of(who) {
-            if row_line(&pos.grid, cell) >= 4 || col_line(&pos.grid, cell) >= 4 {
-                return Err(format!(
-                    "{} has a line of four through {}",
-                    who as char,
-                    cell_text(cell)
-                ));
-            }
-        }
-    }
+    // A line of four is no reason: RULES.md 2.5 names it as possible in a typed-in position.
     if pos.hand_white == 0 && pos.hand_black == 0 {
         return Ok(());
     }
