@@ -225,3 +225,49 @@ fn every_move_error_path() {
     let e = move_err(&m, &over, "d5-d6");
     assert!(e.to_string().contains("game is over"), "{e}");
 }
+
+/// Under `stalemate=remove-and-move` (zhi-qi) a typed-in position whose side to move is blocked
+/// reads as the position play reaches: that side owes its stalemate removal (written back with
+/// `r`, 1 owed and `s:1`), not a lost game. Under nine-mens-morris the same board is lost.
+#[test]
+fn a_typed_in_blocked_side_owes_its_stalemate_removal() {
+    let zhi = Mill::new(Profile::preset("zhi-qi").unwrap());
+    // Black slides c4-b4 and White (a1, c1, e1, g1) is blocked.
+    let before = zhi
+        .parse_fen("******@*/***@@@**/**@OOOO@ b m s 4 0 6 0 0 0 0 0 0 0 0 0 10")
+        .unwrap();
+    let mut list = Vec::new();
+    zhi.moves(&before, &mut list);
+    let reached = list
+        .iter()
+        .find(|(m, _)| zhi.format_move(m) == "c4-b4")
+        .expect("c4-b4 is legal")
+        .1;
+    assert!(reached.stalemate_removal, "play sets the stalemate removal");
+    let written = zhi.format_fen(&reached);
+    assert!(written.ends_with(" s:1"), "{written}");
+
+    // The same board typed in without the removal.
+    let typed = "********/***@@@@*/**@OOOO@ w m s 4 0 6 0 0 0 0 0 0 0 0 1 11";
+    let p = zhi.parse_fen(typed).unwrap();
+    assert_eq!(p, reached, "{typed} reads as {}", zhi.format_fen(&p));
+    assert_eq!(zhi.format_fen(&p), written);
+    assert!(zhi.outcome(&p).is_none());
+    let mut moves = Vec::new();
+    zhi.moves(&p, &mut moves);
+    assert!(!moves.is_empty());
+    assert!(
+        moves
+            .iter()
+            .all(|(m, q)| m.removed != 0 && q.side == p.side),
+        "a removal, then the same side moves"
+    );
+
+    // Nine men's morris has no such rule: the blocked side has lost.
+    let nine = nine();
+    let p = nine
+        .parse_fen("********/***@@@@*/**@OOOO@ w m s 4 0 6 0 0 0 0 0 0 0 0 1 11")
+        .unwrap();
+    let over = nine.outcome(&p).expect("blocked: the game is over");
+    assert_eq!(over.won_by(retro_engine::Color::Black), Some(true));
+}

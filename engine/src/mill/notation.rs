@@ -264,6 +264,13 @@ impl Mill {
             rule50,
             fullmove,
         };
+        // A side to move that is blocked under stalemate=remove-and-move owes its stalemate
+        // removal (the engine sets it when the turn before ends): a text that leaves it out
+        // reads as the position play reaches, and writes back with it (`r`, 1 owed, `s:1`).
+        if pending == [0, 0] && !board_full_end && self.owes_stalemate_removal(&pos) {
+            pos.pending[si] = 1;
+            pos.stalemate_removal = true;
+        }
         let over = self.outcome(&pos).is_some();
         if phase == "o" && !over {
             return inconsistent("phase o (game over) but the game is not over".into());

@@ -491,14 +491,20 @@ impl Mill {
         } else {
             p.side = s.other();
         }
-        if self.profile.stalemate == Stalemate::RemoveAndMove
-            && !self.places(p)
-            && self.too_few(p).is_none()
-            && self.count_steps(p) == 0
-        {
+        if self.owes_stalemate_removal(p) {
             p.pending[p.side.index()] = 1;
             p.stalemate_removal = true;
         }
+    }
+
+    /// Whether the side to move, at the start of its turn, owes a stalemate removal
+    /// (`stalemate=remove-and-move`: nothing to place, not lost on material, no legal step).
+    /// The end of the turn before sets it; a typed-in text may leave it out.
+    pub(crate) fn owes_stalemate_removal(&self, p: &Position) -> bool {
+        self.profile.stalemate == Stalemate::RemoveAndMove
+            && !self.places(p)
+            && self.too_few(p).is_none()
+            && self.count_steps(p) == 0
     }
 
     /// Appends every legal compound move with the position it leads to, sorted and without
