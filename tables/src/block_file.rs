@@ -183,7 +183,16 @@ impl BlockFile {
             )?);
         } else if layout.dict_len > 0 {
             let bytes = file.bytes(0..layout.dict_len as usize, &|_, _| Ok(()))?;
-            dict = Some(zstd_safe::DDict::create(bytes));
+            // zstd refuses a dictionary that has its magic but not its entropy tables.
+            dict = Some(zstd_safe::DDict::try_create(bytes).ok_or_else(|| {
+                TableError::Corrupt(
+                    file.path().to_path_buf(),
+                    format!(
+                        "a zstd dictionary of {} bytes that zstd cannot load",
+                        layout.dict_len
+                    ),
+                )
+            })?);
         }
         Ok(BlockFile {
             file,

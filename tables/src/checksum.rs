@@ -164,7 +164,7 @@ impl Sums {
     /// the header's and each block's checksum, the checksum of those, the whole-file checksum
     /// and the end magic (`None` if it overflows).
     pub fn trailer_len(self, body_len: u64) -> Option<u64> {
-        let pad = body_len.next_multiple_of(8) - body_len;
+        let pad = body_len.checked_next_multiple_of(8)? - body_len;
         self.block_count(body_len)
             .checked_add(1)?
             .checked_mul(8)?
@@ -277,5 +277,11 @@ mod tests {
         assert_eq!(Sums::CURRENT.block_count(16 << 10), 4);
         assert_eq!(Sums::CURRENT.block_count((16 << 10) + 1), 5);
         assert_eq!(Sums::CURRENT.trailer_len(1), Some(8 * 2 + 7 + 24));
+        // A body length from a forged header (two bytes a slot for 2^63 - 1 slots): no
+        // trailer length, rather than an overflow while padding it to 8.
+        for body in [u64::MAX, u64::MAX - 1, u64::MAX - 6] {
+            assert_eq!(Sums::CURRENT.trailer_len(body), None, "{body}");
+            assert_eq!(Sums::V2.trailer_len(body), None, "{body}");
+        }
     }
 }

@@ -177,7 +177,10 @@ pub fn check_block(h: &OaqHeader, at: usize, bytes: &[u8]) -> Result<(), String>
         let word = |k: usize| u64::from_le_bytes(e[8 * k..8 * k + 8].try_into().expect("8"));
         let ones: u64 = (1..8).map(|k| word(k).count_ones() as u64).sum();
         let count = word(0);
-        if last.is_some_and(|(c, n)| c + n != count) || count + ones > stored as u64 {
+        // Checked sums: a crafted count near u64::MAX must not wrap into a small one.
+        if last.is_some_and(|(c, n): (u64, u64)| c.checked_add(n) != Some(count))
+            || count.checked_add(ones).is_none_or(|t| t > stored as u64)
+        {
             return Err("directory counts do not run on".into());
         }
         last = Some((count, ones));
@@ -222,4 +225,30 @@ pub fn probe<'a, E>(
     let at = dir_len(h).saturating_add(usize::try_from(k).unwrap_or(usize::MAX));
     let v = read(at..at.saturating_add(1))?;
     Ok(Some(v[0] as i8 as i16))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oaq_header::ENCODING_OAQ_COMPACT;
+
+    /// A directory block whose count is near `u64::MAX` (a forged file with its checksums made
+    /// good) is refused: the sum with its set bits must not wrap into a small count.
+    #[test]
+    fn a_directory_count_that_would_wrap_is_refused() {
+        let mut h = OaqHeader::empty("fp", [1, 0], ENCODING_OAQ_COMPACT);
+        h.canonical_slots = 100;
+        h.positive = 3;
+        h.unreachable = 97;
+        h.max = 2;
+        h.min = 1;
+        let mut body = vec![0u8; BLOCK_BYTES + 8];
+        body[8] = 0b111; // slots 0, 1 and 2 have values
+        body[BLOCK_BYTES..BLOCK_BYTES + 3].copy_from_slice(&[1, 2, 1]);
+        assert_eq!(check_block(&h, 0, &body), Ok(()));
+        for count in [u64::MAX, u64::MAX - 1, u64::MAX - 2, 1] {
+            body[..8].copy_from_slice(&count.to_le_bytes());
+            assert!(check_block(&h, 0, &body).is_err(), "count {count}");
+        }
+    }
 }

@@ -82,7 +82,11 @@ impl OaqHeader {
 
     /// Values stored.
     pub fn stored(&self) -> u64 {
-        self.positive + self.zero + self.negative
+        // Saturating: the counts come from a file; `OaqTable::open` refuses counts that do not
+        // add up to the slots.
+        self.positive
+            .saturating_add(self.zero)
+            .saturating_add(self.negative)
     }
 
     /// Adds values (dense codes) to the counts.

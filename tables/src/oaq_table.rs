@@ -53,7 +53,10 @@ fn check_header(h: &OaqHeader) -> Result<(), String> {
         }
         _ => h.slots,
     };
-    if h.stored().checked_add(h.unreachable) != Some(slots) {
+    let counted = [h.zero, h.negative, h.unreachable]
+        .iter()
+        .try_fold(h.positive, |sum, &n| sum.checked_add(n));
+    if counted != Some(slots) {
         return Err("header counts do not add up".into());
     }
     if h.stored() > 0 && (h.max > MAX_VALUE || h.min < -MAX_VALUE || h.min > h.max) {
@@ -140,7 +143,8 @@ impl OaqTable {
     /// extremes, a compact directory's counts running on within the block, zero padding.
     fn check_block(&self, at: usize, bytes: &[u8]) -> Result<(), String> {
         let h = &self.header;
-        let in_range = |v: i16| h.min <= v && v <= h.max;
+        // No value stored: every slot is unreachable, whatever the extremes say.
+        let in_range = |v: i16| h.stored() > 0 && h.min <= v && v <= h.max;
         if h.encoding != ENCODING_OAQ_COMPACT {
             let ok = bytes.chunks_exact(2).all(|c| {
                 let v = i16::from_le_bytes([c[0], c[1]]);
@@ -186,5 +190,42 @@ pub fn is_oaq_table(bytes: &[u8]) -> bool {
     bytes.len() >= 24 && &bytes[0..8] == MAGIC && {
         let e = u32::from_le_bytes(bytes[20..24].try_into().expect("4 bytes"));
         e == ENCODING_OAQ_I16 || e == ENCODING_OAQ_COMPACT
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A dense header that counts no value (every slot unreachable) but gives extremes of
+    /// ±32767: a slot holding a value is refused when its block is read, not returned (the
+    /// extremes were checked only when values were counted).
+    #[test]
+    fn a_value_in_a_table_that_counts_none_is_refused() {
+        let dir = std::env::temp_dir().join(format!("retro-oaq-none-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("game.rtb");
+        let mut values = vec![UNREACHABLE; 1000];
+        let mut h = OaqHeader::from_values("fp", [1, 0], &values);
+        assert_eq!(h.stored(), 0);
+        h.max = MAX_VALUE;
+        h.min = -MAX_VALUE;
+        write(&path, &h, &values).unwrap();
+        // SAFETY: the test's own file, not changed while mapped.
+        let t = unsafe { OaqTable::open(&path) }.unwrap();
+        assert_eq!(t.code(7).unwrap(), Some(UNREACHABLE));
+        drop(t);
+        values[7] = -MAX_VALUE;
+        write(&path, &h, &values).unwrap();
+        // SAFETY: as above.
+        let t = unsafe { OaqTable::open(&path) }.unwrap();
+        assert!(t.code(7).is_err());
+        // Counts whose sum overflows are refused when opened, never summed with a wrap.
+        h.positive = u64::MAX;
+        h.zero = 1;
+        write(&path, &h, &values).unwrap();
+        // SAFETY: as above.
+        assert!(unsafe { OaqTable::open(&path) }.is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -46,6 +46,11 @@ pub struct SlotOrder {
     per_class: u64,
 }
 
+/// The largest class a reader accepts (a verify maps a whole class, 4 bytes a slot): twice
+/// the largest of any table `retro` writes, Dara's 3 stones against 12, C(27, 12) =
+/// 17,383,860 (the 24-point boards: C(24, 12) = 2,704,156).
+pub const MAX_PER_CLASS: u64 = 1 << 25;
+
 impl SlotOrder {
     /// The reflected order for `n` free points and `b` opponent stones (`None` when `b > n` or
     /// `n > 32`).
@@ -81,6 +86,12 @@ impl SlotOrder {
             return Err(bad());
         }
         let o = SlotOrder::reflected(f[1] as usize, f[2] as usize).ok_or_else(bad)?;
+        if o.per_class > MAX_PER_CLASS {
+            return Err(format!(
+                "a class of C({}, {}) = {} slots, more than any board has (at most {MAX_PER_CLASS})",
+                o.n, o.b, o.per_class
+            ));
+        }
         if !slots.is_multiple_of(o.per_class) {
             return Err(format!(
                 "{slots} slots are not whole classes of C({}, {}) = {}",

@@ -277,6 +277,51 @@ fn a_win_draw_loss_dictionary_is_kept_only_where_the_file_comes_out_smaller() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A zstd dictionary that zstd cannot load (its magic, then no entropy tables), in a file whose
+/// checksums are made good again: refused when opened, naming the file, never a panic.
+#[test]
+fn a_dictionary_zstd_cannot_load_is_refused() {
+    let dir = std::env::temp_dir().join(format!("retro-bad-dict-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let codes = raw_codes(1 << 21);
+    let key = SectorKey {
+        w: 3,
+        b: 3,
+        wf: 0,
+        bf: 0,
+    };
+    let h = Header::from_values(GAME_MILL, "fp", key, &codes);
+    let w = dir.join("t.rtbw");
+    compress_codes(&h, &codes, &w, None, Params::default(), None).unwrap();
+    let good = std::fs::read(&w).unwrap();
+    let mut head: [u8; HEADER_SIZE] = good[..HEADER_SIZE].try_into().unwrap();
+    let mut layout = Layout::decode(&head);
+    let (dict_len, body_len) = (
+        layout.dict_len as usize,
+        layout.body_len().unwrap() as usize,
+    );
+    assert!(dict_len > 0, "a mixed table keeps its dictionary");
+    // The dictionary's magic and four zero bytes; the index and the blocks after it as they were.
+    let mut body = vec![0x37, 0xA4, 0x30, 0xEC, 0, 0, 0, 0];
+    body.extend_from_slice(&good[HEADER_SIZE + dict_len..HEADER_SIZE + body_len]);
+    layout.dict_len = 8;
+    layout.encode(&mut head);
+    let mut bad = head.to_vec();
+    bad.extend_from_slice(&body);
+    bad.extend_from_slice(&crate::format::trailer(&head, &body));
+    std::fs::write(&w, &bad).unwrap();
+    // SAFETY: test files are rewritten whole, never changed in place while mapped.
+    match unsafe { CompressedTable::open(&w, None) } {
+        Err(TableError::Corrupt(path, why)) => {
+            assert_eq!(path, w);
+            assert!(why.contains("zstd cannot load"), "{why}");
+        }
+        Err(e) => panic!("refused for another reason: {e}"),
+        Ok(_) => panic!("a dictionary zstd cannot load, and opened"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Header bytes 120..128 must name no slot order (all zero) or one this reader knows: a
 /// file whose header says otherwise (its checksums made good again, as a later writer
 /// would) is refused when opened.
@@ -319,6 +364,23 @@ fn reserved_header_bytes_are_refused_unless_zero() {
         assert!(e.to_string().contains(says), "{e}");
         std::fs::write(path, &good).unwrap();
     }
+    // A reflected order whose class is larger than any board's (C(32, 16) = 601,080,390
+    // slots, which a verify would map whole): refused when opened, before any map is made.
+    let good = std::fs::read(&wdl).unwrap();
+    let mut head = good[..HEADER_SIZE].to_vec();
+    let body_len = Layout::decode(&head).body_len().unwrap() as usize;
+    let body = &good[HEADER_SIZE..HEADER_SIZE + body_len];
+    head[120..123].copy_from_slice(&[1, 32, 16]);
+    let mut bad = head.clone();
+    bad.extend_from_slice(body);
+    bad.extend_from_slice(&crate::format::trailer(&head, body));
+    std::fs::write(&wdl, &bad).unwrap();
+    // SAFETY: as above.
+    let e = unsafe { CompressedTable::open(&wdl, Some(&dtm)) }
+        .err()
+        .expect("refused");
+    assert!(e.to_string().contains("more than any board has"), "{e}");
+    std::fs::write(&wdl, &good).unwrap();
     // SAFETY: as above.
     let t = unsafe { CompressedTable::open(&wdl, Some(&dtm)) }.unwrap();
     t.verify().unwrap();
