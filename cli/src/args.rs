@@ -200,10 +200,10 @@ pub struct ServeArgs {
     /// Seconds a request may take, head, body and answer (and an idle connection stays open).
     #[arg(long, default_value_t = 10.0)]
     pub timeout: f64,
-    /// Connections served at once; more wait to be accepted.
+    /// Connections served at once; more wait to be accepted (1 to 1048576).
     #[arg(long, default_value_t = 1024)]
     pub max_connections: usize,
-    /// Longest search a request may ask for with time=, in seconds.
+    /// Longest search a request may ask for with time=, in seconds (more than 0, at most 60).
     #[arg(long, default_value_t = 5.0)]
     pub max_search_time: f64,
 }
@@ -440,8 +440,8 @@ pub struct PerftArgs {
     /// The root position (FEN). Default: the start position.
     #[arg(long)]
     pub fen: Option<String>,
-    /// Depth in plies.
-    #[arg(long, short)]
+    /// Depth in plies (at most 1000: the recursion's stack).
+    #[arg(long, short, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub depth: u32,
     /// Split form: a removal is its own ply.
     #[arg(long)]
@@ -546,8 +546,8 @@ pub struct AnalyseArgs {
     /// Print a principal variation.
     #[arg(long)]
     pub pv: bool,
-    /// Search depth limit in plies (games or positions without tables).
-    #[arg(long)]
+    /// Search depth limit in plies (games or positions without tables; 1 to 1000).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub depth: Option<u32>,
     /// Search time limit in seconds (games or positions without tables; default 2).
     #[arg(long)]
@@ -594,8 +594,8 @@ pub struct PlayArgs {
     /// Your side: white, black, south, north, first, second, both or none.
     #[arg(long = "as", default_value = "first", value_name = "SIDE")]
     pub seat: String,
-    /// Engine search depth limit in plies, where no table holds the position.
-    #[arg(long)]
+    /// Engine search depth limit in plies, where no table holds the position (1 to 1000).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub depth: Option<u32>,
     /// Engine search time per move in seconds, where no table holds the position (default 2).
     #[arg(long)]

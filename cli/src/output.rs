@@ -10,18 +10,92 @@ use std::io::{BufRead, Write};
 /// blocks of compressed tables).
 const BATCH_CHUNK: usize = 512;
 
+/// The longest input line kept (a position, a move or a command is far shorter): a longer one
+/// is skipped to its end and answered as an error, so that a file without line ends cannot take
+/// all the memory.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// One line of input: its text, or why it is none (too long, not UTF-8) with its first bytes.
+pub type Line = Result<String, (String, String)>;
+
+/// Reads the next line of `r` without its end of line (`\n` or `\r\n`), keeping at most
+/// [`MAX_LINE`] bytes; `None` at the end of the input.
+pub fn next_line(r: &mut impl BufRead) -> std::io::Result<Option<Line>> {
+    let mut bytes = Vec::new();
+    let (mut any, mut too_long) = (false, false);
+    loop {
+        let (used, done) = {
+            let buf = match r.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                break;
+            }
+            any = true;
+            let nl = buf.iter().position(|&b| b == b'\n');
+            let chunk = &buf[..nl.unwrap_or(buf.len())];
+            if !too_long {
+                if bytes.len() + chunk.len() > MAX_LINE {
+                    too_long = true;
+                    bytes.truncate(64);
+                } else {
+                    bytes.extend_from_slice(chunk);
+                }
+            }
+            (nl.map_or(buf.len(), |i| i + 1), nl.is_some())
+        };
+        r.consume(used);
+        if done {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    let start = || String::from_utf8_lossy(&bytes[..bytes.len().min(64)]).into_owned();
+    if too_long {
+        let why = format!("a line longer than {} MiB", MAX_LINE >> 20);
+        return Ok(Some(Err((why, start()))));
+    }
+    if bytes.last() == Some(&b'\r') {
+        bytes.pop();
+    }
+    Ok(Some(match String::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(e) => {
+            let bytes = e.into_bytes();
+            let start = String::from_utf8_lossy(&bytes[..bytes.len().min(64)]).into_owned();
+            Err(("a line that is not UTF-8 text".to_string(), start))
+        }
+    }))
+}
+
 /// Reads one position per line from a file (or `-` for stdin) and prints one JSON object per
-/// line, in order; blank lines are skipped. `each` gets the 1-based line number and the text.
+/// line, in order; blank lines are skipped, and a line that is too long or not UTF-8 gets an
+/// error object of its own. `each` gets the 1-based line number and the text.
 /// A file's lines are answered [`BATCH_CHUNK`] at a time on all worker threads; stdin's one at
 /// a time, as they come (a program may write a line and wait for its answer).
 pub fn batch(path: &str, each: impl Fn(usize, &str) -> Value + Sync) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    let answer = |i: usize, line: &Line| match line {
+        Ok(text) => {
+            let text = text.trim();
+            (!text.is_empty()).then(|| each(i, text).to_string())
+        }
+        Err((why, start)) => Some(line_error(i, start, why).to_string()),
+    };
     if path == "-" {
-        for (i, line) in std::io::stdin().lock().lines().enumerate() {
-            let line = line.map_err(|e| CliError::other(format!("reading stdin: {e}")))?;
-            if !line.trim().is_empty() {
-                writeln!(out, "{}", each(i + 1, line.trim())).map_err(CliError::other)?;
+        let mut input = std::io::stdin().lock();
+        let mut i = 0;
+        while let Some(line) =
+            next_line(&mut input).map_err(|e| CliError::other(format!("reading stdin: {e}")))?
+        {
+            i += 1;
+            if let Some(a) = answer(i, &line) {
+                writeln!(out, "{a}").map_err(CliError::other)?;
                 out.flush().map_err(CliError::other)?;
             }
         }
@@ -29,32 +103,41 @@ pub fn batch(path: &str, each: impl Fn(usize, &str) -> Value + Sync) -> Result<(
     }
     let f = std::fs::File::open(path)
         .map_err(|e| CliError::input(format!("cannot open {path}: {e}")))?;
-    let mut lines = std::io::BufReader::new(f).lines().enumerate();
+    let mut input = std::io::BufReader::new(f);
+    let mut i = 0;
     loop {
         let mut chunk = Vec::with_capacity(BATCH_CHUNK);
-        for (i, line) in lines.by_ref().take(BATCH_CHUNK) {
-            let line = line.map_err(|e| CliError::other(format!("reading {path}: {e}")))?;
-            chunk.push((i + 1, line));
+        while chunk.len() < BATCH_CHUNK {
+            let Some(line) = next_line(&mut input)
+                .map_err(|e| CliError::other(format!("reading {path}: {e}")))?
+            else {
+                break;
+            };
+            i += 1;
+            chunk.push((i, line));
         }
         if chunk.is_empty() {
             return Ok(());
         }
-        let answers: Vec<Option<String>> = chunk
-            .par_iter()
-            .map(|(i, line)| {
-                let line = line.trim();
-                (!line.is_empty()).then(|| each(*i, line).to_string())
-            })
-            .collect();
+        let answers: Vec<Option<String>> =
+            chunk.par_iter().map(|(i, line)| answer(*i, line)).collect();
         for a in answers.into_iter().flatten() {
             writeln!(out, "{a}").map_err(CliError::other)?;
         }
     }
 }
 
-/// The JSON object of a line that could not be read.
+/// The JSON object of a line that could not be read (its first 200 characters as `input`).
 pub fn line_error(line: usize, input: &str, e: impl std::fmt::Display) -> Value {
-    json!({"error": e.to_string(), "line": line, "input": input})
+    json!({"error": e.to_string(), "line": line, "input": preview(input)})
+}
+
+/// At most the first 200 characters of a text, marked when cut.
+pub fn preview(text: &str) -> String {
+    match text.char_indices().nth(200) {
+        Some((at, _)) => format!("{}... ({} bytes)", &text[..at], text.len()),
+        None => text.to_string(),
+    }
 }
 
 /// Prints a perft result: `{"nodes","seconds","nps"[,"divide"]}` with `--json`, else a table

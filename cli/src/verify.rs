@@ -158,15 +158,25 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
 
 /// The game folders under `dir` (a solve's lock or log inside) that hold no table of `files`.
 fn empty_game_folders(dir: &Path, files: &[PathBuf]) -> Vec<PathBuf> {
-    fn walk(folder: &Path, files: &[PathBuf], out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(folder) else {
+    fn walk(
+        folder: &Path,
+        files: &[PathBuf],
+        seen: &mut std::collections::HashSet<PathBuf>,
+        out: &mut Vec<PathBuf>,
+    ) {
+        // Each folder once, by its real path (as `table_files` walks).
+        let (Ok(real), Ok(entries)) = (std::fs::canonicalize(folder), std::fs::read_dir(folder))
+        else {
             return;
         };
+        if !seen.insert(real) {
+            return;
+        }
         let mut started = false;
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
-                walk(&path, files, out);
+                walk(&path, files, seen, out);
             } else if path
                 .file_name()
                 .is_some_and(|n| n == "solve.lock" || n == "solve-log.tsv")
@@ -179,7 +189,7 @@ fn empty_game_folders(dir: &Path, files: &[PathBuf]) -> Vec<PathBuf> {
         }
     }
     let mut out = Vec::new();
-    walk(dir, files, &mut out);
+    walk(dir, files, &mut Default::default(), &mut out);
     out.sort();
     out
 }

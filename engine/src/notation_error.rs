@@ -50,15 +50,28 @@ impl fmt::Display for NotationError {
                 value,
                 reason,
             } => {
-                write!(f, "bad {field} field '{value}': {reason}")
+                write!(f, "bad {field} field '{}': {reason}", Short(value))
             }
             NotationError::Inconsistent(msg) => write!(f, "inconsistent position: {msg}"),
             NotationError::MoveSyntax { text, reason } => {
-                write!(f, "cannot read move '{text}': {reason}")
+                write!(f, "cannot read move '{}': {reason}", Short(text))
             }
             NotationError::IllegalMove { text, reason } => {
-                write!(f, "illegal move '{text}': {reason}")
+                write!(f, "illegal move '{}': {reason}", Short(text))
             }
+        }
+    }
+}
+
+/// A text from the input as an error shows it: its first 100 characters, and its length when
+/// cut (a mistyped megabyte is not worth echoing).
+struct Short<'a>(&'a str);
+
+impl fmt::Display for Short<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.char_indices().nth(100) {
+            Some((at, _)) => write!(f, "{}... ({} bytes)", &self.0[..at], self.0.len()),
+            None => f.write_str(self.0),
         }
     }
 }

@@ -13,11 +13,20 @@ use std::path::{Path, PathBuf};
 /// Table files (`.rtb`, compressed `.rtbw` and `.rtbd`, derived `.rtbp`, and `.tmp` files an
 /// interrupted write left) under `dir`, sorted.
 pub fn table_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    fn walk(
+        dir: &Path,
+        seen: &mut std::collections::HashSet<PathBuf>,
+        out: &mut Vec<PathBuf>,
+    ) -> std::io::Result<()> {
+        // Each folder once, by its real path: a link back up the tree (or /proc/self/fd's
+        // link to the folder being read) is not walked again.
+        if !seen.insert(std::fs::canonicalize(dir)?) {
+            return Ok(());
+        }
         for entry in std::fs::read_dir(dir)? {
             let path = entry?.path();
             if path.is_dir() {
-                walk(&path, out)?;
+                walk(&path, seen, out)?;
             } else if path.extension().is_some_and(|e| {
                 ["rtb", "rtbw", "rtbd", "rtbp", "tmp"]
                     .iter()
@@ -29,7 +38,7 @@ pub fn table_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
         Ok(())
     }
     let mut out = Vec::new();
-    walk(dir, &mut out)?;
+    walk(dir, &mut Default::default(), &mut out)?;
     out.sort();
     Ok(out)
 }

@@ -9,9 +9,10 @@ use serde_json::{json, Value};
 /// Builds the game from `--variant` and `--rule` settings.
 pub fn game(rules: &RuleArgs) -> Result<Mill, CliError> {
     let mut profile = Profile::preset(rules.mill_variant()).map_err(CliError::input)?;
-    for r in &rules.rules {
-        profile.set(r).map_err(CliError::input)?;
-    }
+    // All settings first, then the check that the stones fit: their order does not matter.
+    profile
+        .set_all(rules.rules.iter().map(String::as_str))
+        .map_err(CliError::input)?;
     Ok(Mill::new(profile))
 }
 

@@ -5,7 +5,7 @@ use crate::error::CliError;
 use crate::output::describe;
 use crate::referee::{Record, Referee};
 use serde_json::{json, Value as Json};
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 
 /// Who plays which side.
 pub struct Seats {
@@ -61,7 +61,7 @@ pub fn play<R: Referee>(
     let mut rec = Record::new(referee, start);
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
-    let mut lines = stdin.lock().lines();
+    let mut input = stdin.lock();
     // Whether the user plays the side to move of a position.
     let human = |p: &R::Pos| seats.human[usize::from(referee.side(p) != names[0])];
     println!("{HELP}");
@@ -96,10 +96,21 @@ pub fn play<R: Referee>(
             print!("{}> ", referee.side(rec.last()));
             let _ = std::io::stdout().flush();
         }
-        let Some(line) = lines.next() else {
+        let Some(line) = crate::output::next_line(&mut input)
+            .map_err(|e| CliError::other(format!("reading stdin: {e}")))?
+        else {
             break;
         };
-        let line = line.map_err(|e| CliError::other(format!("reading stdin: {e}")))?;
+        let line = match line {
+            Ok(text) => text,
+            Err((why, start)) => {
+                println!(
+                    "error: {why} (starting '{}')",
+                    crate::output::preview(&start)
+                );
+                continue;
+            }
+        };
         let cmd = line.trim();
         match cmd {
             "" => {}

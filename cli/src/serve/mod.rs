@@ -28,6 +28,10 @@ pub struct Limits {
     pub max_search: f64,
 }
 
+/// The most connections `--max-connections` may allow at once (each holds a socket; far more
+/// than a machine's descriptors).
+pub const MAX_CONNECTIONS: usize = 1 << 20;
+
 /// Runs `retro serve`.
 pub fn run(a: &ServeArgs) -> Result<(), CliError> {
     if !(a.timeout > 0.0 && a.timeout <= 3600.0) {
@@ -35,8 +39,27 @@ pub fn run(a: &ServeArgs) -> Result<(), CliError> {
             "--timeout must be more than 0 and at most 3600 seconds",
         ));
     }
-    if a.max_connections == 0 {
-        return Err(CliError::input("--max-connections must be at least 1"));
+    if !(1..=MAX_CONNECTIONS).contains(&a.max_connections) {
+        return Err(CliError::input(format!(
+            "--max-connections must be from 1 to {MAX_CONNECTIONS}, not {}",
+            a.max_connections
+        )));
+    }
+    // NaN fails both comparisons.
+    if !(a.max_search_time > 0.0 && a.max_search_time <= 60.0) {
+        return Err(CliError::input(format!(
+            "--max-search-time must be more than 0 and at most 60 seconds, not {}",
+            a.max_search_time
+        )));
+    }
+    if let Some(n) = a
+        .threads
+        .filter(|n| !(1..=crate::output::MAX_THREADS).contains(n))
+    {
+        return Err(CliError::input(format!(
+            "--threads must be from 1 to {}, not {n} (leave it out for one per core)",
+            crate::output::MAX_THREADS
+        )));
     }
     let threads = a
         .threads
@@ -44,7 +67,7 @@ pub fn run(a: &ServeArgs) -> Result<(), CliError> {
     let limits = Limits {
         timeout: Duration::from_secs_f64(a.timeout),
         max_connections: a.max_connections,
-        max_search: a.max_search_time.clamp(0.01, 60.0),
+        max_search: a.max_search_time,
     };
     let state = answer::State::new(a.dir.clone(), threads, limits).map_err(CliError::other)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -34,6 +34,14 @@ pub fn solve(
                 rules.mill_variant()
             )));
         }
+        let min = m.profile.min_stones as u32;
+        if w + wf < min || b + bf < min {
+            return Err(CliError::input(format!(
+                "sector {s} holds no position to solve in {}: a side with fewer than {min} \
+                 stones (board and hand) has lost",
+                rules.mill_variant()
+            )));
+        }
         targets.push(k);
     }
     if let Some(n) = max_stones {

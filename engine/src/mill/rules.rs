@@ -306,14 +306,44 @@ impl Profile {
         })
     }
 
-    /// Sets one field from its `name=value` text form, e.g. `flying=false`.
+    /// Sets one field from its `name=value` text form, e.g. `flying=false`; refused (the
+    /// profile unchanged) when the stones then do not fit on the board.
     pub fn set(&mut self, setting: &str) -> Result<(), RuleError> {
+        self.set_all([setting])
+    }
+
+    /// Sets several fields, then checks that the stones fit on the board: the order of the
+    /// settings does not matter (`board=morris16` then `stones=6`, or the other way round).
+    /// On an error the profile is unchanged.
+    pub fn set_all<'a>(
+        &mut self,
+        settings: impl IntoIterator<Item = &'a str>,
+    ) -> Result<(), RuleError> {
+        let before = self.clone();
+        let mut result = settings.into_iter().try_for_each(|s| self.set_field(s));
+        if result.is_ok() {
+            let points = self.board.geometry().points as u32;
+            if 2 * self.stones as u32 > points {
+                result = Err(RuleError(format!(
+                    "{} stones a side do not fit on {} ({points} points)",
+                    self.stones,
+                    self.board.name()
+                )));
+            }
+        }
+        if result.is_err() {
+            *self = before;
+        }
+        result
+    }
+
+    /// Sets one field, without the check that the stones fit.
+    fn set_field(&mut self, setting: &str) -> Result<(), RuleError> {
         let (name, value) = setting.split_once('=').ok_or_else(|| {
             RuleError(format!(
                 "rule setting '{setting}' is not of the form field=value"
             ))
         })?;
-        let before = self.clone();
         let name = name.trim().replace('_', "-");
         let value = value.trim();
         let bad = |expected: &str| {
@@ -384,16 +414,6 @@ impl Profile {
                     FIELDS.join(", ")
                 )))
             }
-        }
-        let points = self.board.geometry().points as u32;
-        if 2 * self.stones as u32 > points {
-            let err = RuleError(format!(
-                "{} stones a side do not fit on {} ({points} points)",
-                self.stones,
-                self.board.name()
-            ));
-            *self = before;
-            return Err(err);
         }
         Ok(())
     }
