@@ -227,7 +227,7 @@ pub fn limits(depth: Option<u32>, time: Option<f64>) -> Result<Limits, CliError>
     let time = match (depth, time) {
         (_, Some(t)) if !(t > 0.0 && t < 1e6) => {
             return Err(CliError::input(
-                "--time must be a positive number of seconds",
+                "--time must be a positive number of seconds, below 1000000",
             ))
         }
         (_, Some(t)) => Some(std::time::Duration::from_secs_f64(t)),

@@ -36,10 +36,28 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
         .sector
         .iter()
         .map(|s| {
-            SectorKey::parse(s).ok_or_else(|| {
-                CliError::input(format!(
-                    "bad --sector '{s}': expected W,B,WF,BF (e.g. 6,6,0,0)"
-                ))
+            // Dara's endgames also as W,B or WvB, as `retro solve dara` takes them.
+            let dara = || {
+                let parts: Option<Vec<u8>> =
+                    s.split(['v', ',']).map(|x| x.trim().parse().ok()).collect();
+                match parts.as_deref() {
+                    Some(&[w, b]) => Some(SectorKey { w, b, wf: 0, bf: 0 }),
+                    _ => None,
+                }
+            };
+            let key = match a.game {
+                SectorGame::Dara => SectorKey::parse(s).or_else(dara),
+                SectorGame::Mill => SectorKey::parse(s),
+            };
+            key.ok_or_else(|| {
+                CliError::input(match a.game {
+                    SectorGame::Dara => {
+                        format!("bad --sector '{s}': expected W,B or WvB (e.g. 5v4)")
+                    }
+                    SectorGame::Mill => {
+                        format!("bad --sector '{s}': expected W,B,WF,BF (e.g. 6,6,0,0)")
+                    }
+                })
             })
         })
         .collect::<Result<_, _>>()?;

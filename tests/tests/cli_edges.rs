@@ -155,3 +155,40 @@ fn verify_walks_a_folder_with_a_link_to_itself_once() {
     let tail = |s: &str| s.lines().last().unwrap_or("").to_string();
     assert_eq!(tail(&stdout(&o)), tail(&once), "{}", stdout(&o));
 }
+
+/// Dara's game-over reason is words in JSON, as Mill's is; `sample dara` takes its sectors as
+/// `solve dara` does (`3v3`).
+#[test]
+fn dara_speaks_as_mill_does() {
+    let o = retro(
+        &[
+            "moves",
+            "dara",
+            "--fen",
+            "BB..../....../....../....../WWW... b 0 0",
+            "--json",
+        ],
+        None,
+    );
+    let v = &json_lines(&stdout(&o))[0];
+    assert_eq!(v["game_over"]["reason"], "two stones or fewer", "{v}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = retro(
+        &["solve", "dara", "--sector", "3v3", "--dir", d, "-q"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    for s in ["3v3", "3,3", "3,3,0,0"] {
+        let o = retro(
+            &["sample", "dara", "--sector", s, "--count", "5", "--dir", d],
+            None,
+        );
+        assert!(o.status.success(), "{s}: {}", stderr(&o));
+        assert_eq!(stdout(&o).lines().count(), 5, "{s}");
+    }
+    let o = retro(&["sample", "dara", "--sector", "3x3", "--dir", d], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("expected W,B or WvB"), "{}", stderr(&o));
+}

@@ -44,7 +44,7 @@ pub fn sorted_moves(g: &Dara, p: &Position) -> Vec<(String, Position)> {
 pub fn state_json(g: &Dara, p: &Position) -> Value {
     let moves: Vec<String> = sorted_moves(g, p).into_iter().map(|(m, _)| m).collect();
     let over = g.outcome(p).map(|(loser, why)| {
-        json!({"winner": loser.other().name(), "loser": loser.name(), "reason": format!("{why:?}")})
+        json!({"winner": loser.other().name(), "loser": loser.name(), "reason": why.describe()})
     });
     let phase = if over.is_some() {
         "over"
