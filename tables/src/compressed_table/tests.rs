@@ -6,6 +6,14 @@ use crate::format::GAME_MILL;
 use crate::sector_key::SectorKey;
 use crate::value::Wdl;
 
+/// The sector of the test tables.
+const KEY_3V3: SectorKey = SectorKey {
+    w: 3,
+    b: 3,
+    wf: 0,
+    bf: 0,
+};
+
 fn raw_codes(n: usize) -> Vec<u16> {
     let mut x = 0x1234_5678_9abc_def1u64;
     let mut cur = 0u16;
@@ -31,12 +39,7 @@ fn raw_codes(n: usize) -> Vec<u16> {
 /// `n` slots of [`raw_codes`] as a 3v3 table, with every `every`-th slot's win searched.
 fn with_searched_wins(n: usize, every: usize) -> (Vec<u16>, Header, SearchedWins) {
     let codes = raw_codes(n);
-    let key = SectorKey {
-        w: 3,
-        b: 3,
-        wf: 0,
-        bf: 0,
-    };
+    let key = KEY_3V3;
     let h = Header::from_values(GAME_MILL, "fp", key, &codes);
     let mut bits = vec![0u64; codes.len().div_ceil(64)];
     for (s, &c) in codes.iter().enumerate() {
@@ -207,12 +210,7 @@ fn a_win_draw_loss_dictionary_is_kept_only_where_the_file_comes_out_smaller() {
     let constant: Vec<u16> = (0..n)
         .map(|i| if i % 100_003 == 7 { 0x8001 } else { 0 })
         .collect();
-    let key = SectorKey {
-        w: 3,
-        b: 3,
-        wf: 0,
-        bf: 0,
-    };
+    let key = KEY_3V3;
     for (codes, kept) in [(&mixed, true), (&constant, false)] {
         let h = Header::from_values(GAME_MILL, "fp", key, codes);
         let open = |wdl_dict_bytes| {
@@ -284,12 +282,7 @@ fn a_dictionary_zstd_cannot_load_is_refused() {
     let dir = std::env::temp_dir().join(format!("retro-bad-dict-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let codes = raw_codes(1 << 21);
-    let key = SectorKey {
-        w: 3,
-        b: 3,
-        wf: 0,
-        bf: 0,
-    };
+    let key = KEY_3V3;
     let h = Header::from_values(GAME_MILL, "fp", key, &codes);
     let w = dir.join("t.rtbw");
     compress_codes(&h, &codes, &w, None, Params::default(), None).unwrap();
@@ -503,12 +496,7 @@ fn every_slot_decodes_to_the_raw_value() {
         ),
     ] {
         let codes = raw_codes(n);
-        let key = SectorKey {
-            w: 3,
-            b: 3,
-            wf: 0,
-            bf: 0,
-        };
+        let key = KEY_3V3;
         let header = Header::from_values(GAME_MILL, "fp", key, &codes);
         let raw_path = dir.join("raw.rtb");
         crate::sector_table::write(&raw_path, &header, &codes).unwrap();
