@@ -41,8 +41,14 @@ pub trait SectorRules: Sync + Send {
         let stones = BoardIndex::new(self.shape(), k.w as usize, k.b as usize);
         MarkedIndex::new(stones, self.marked_points(k).unwrap_or(0))
     }
-    /// The slots of sector `k`'s table ([`SectorRules::marked_index`]).
+    /// The slots of sector `k`'s table ([`SectorRules::marked_index`]); without marked
+    /// points counted from the number of classes, without building them.
     fn slots(&self, k: SectorKey) -> u64 {
+        let (shape, w, b) = (self.shape(), k.w as usize, k.b as usize);
+        if self.marked_points(k).unwrap_or(0) == 0 && w + b <= shape.points() {
+            return crate::sectors::index::class_count(shape, w)
+                * crate::sectors::index::BINOM[shape.points() - w][b];
+        }
         self.marked_index(k).map_or(0, |i| i.size())
     }
     /// Whether a side with this material has lost.
