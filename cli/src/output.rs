@@ -54,22 +54,19 @@ pub fn next_line(r: &mut impl BufRead) -> std::io::Result<Option<Line>> {
     if !any {
         return Ok(None);
     }
-    let start = || String::from_utf8_lossy(&bytes[..bytes.len().min(64)]).into_owned();
+    // The first bytes of a line that is none, for its error.
+    let start = |b: &[u8]| String::from_utf8_lossy(&b[..b.len().min(64)]).into_owned();
     if too_long {
         let why = format!("a line longer than {} MiB", MAX_LINE >> 20);
-        return Ok(Some(Err((why, start()))));
+        return Ok(Some(Err((why, start(&bytes)))));
     }
     if bytes.last() == Some(&b'\r') {
         bytes.pop();
     }
-    Ok(Some(match String::from_utf8(bytes) {
-        Ok(text) => Ok(text),
-        Err(e) => {
-            let bytes = e.into_bytes();
-            let start = String::from_utf8_lossy(&bytes[..bytes.len().min(64)]).into_owned();
-            Err(("a line that is not UTF-8 text".to_string(), start))
-        }
-    }))
+    Ok(Some(String::from_utf8(bytes).map_err(|e| {
+        let why = "a line that is not UTF-8 text".to_string();
+        (why, start(e.as_bytes()))
+    })))
 }
 
 /// Reads one position per line from a file (or `-` for stdin) and prints one JSON object per
@@ -134,10 +131,7 @@ pub fn line_error(line: usize, input: &str, e: impl std::fmt::Display) -> Value 
 
 /// At most the first 200 characters of a text, marked when cut.
 pub fn preview(text: &str) -> String {
-    match text.char_indices().nth(200) {
-        Some((at, _)) => format!("{}... ({} bytes)", &text[..at], text.len()),
-        None => text.to_string(),
-    }
+    retro_engine::Excerpt(text, 200).to_string()
 }
 
 /// Prints a perft result: `{"nodes","seconds","nps"[,"divide"]}` with `--json`, else a table
@@ -177,13 +171,19 @@ pub fn perft_report(
 /// The most worker threads `--threads` may ask for.
 pub const MAX_THREADS: usize = 1024;
 
+/// Refuses a `--threads` outside 1 to [`MAX_THREADS`] (left out: one per core).
+pub fn check_threads(threads: Option<usize>) -> Result<(), CliError> {
+    match threads.filter(|n| !(1..=MAX_THREADS).contains(n)) {
+        Some(n) => Err(CliError::input(format!(
+            "--threads must be from 1 to {MAX_THREADS}, not {n} (leave it out for one per core)"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// A worker pool of `threads` threads (default: one per core).
 pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
-    if let Some(n) = threads.filter(|n| !(1..=MAX_THREADS).contains(n)) {
-        return Err(CliError::input(format!(
-            "--threads must be from 1 to {MAX_THREADS}, not {n} (leave it out for one per core)"
-        )));
-    }
+    check_threads(threads)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()

@@ -32,35 +32,19 @@ impl Rng {
 
 /// `retro sample`.
 pub fn run(a: &SampleArgs) -> Result<(), CliError> {
-    let wanted: Vec<SectorKey> = a
-        .sector
-        .iter()
-        .map(|s| {
-            // Dara's endgames also as W,B or WvB, as `retro solve dara` takes them.
-            let dara = || {
-                let parts: Option<Vec<u8>> =
-                    s.split(['v', ',']).map(|x| x.trim().parse().ok()).collect();
-                match parts.as_deref() {
-                    Some(&[w, b]) => Some(SectorKey { w, b, wf: 0, bf: 0 }),
-                    _ => None,
-                }
-            };
-            let key = match a.game {
-                SectorGame::Dara => SectorKey::parse(s).or_else(dara),
-                SectorGame::Mill => SectorKey::parse(s),
-            };
-            key.ok_or_else(|| {
-                CliError::input(match a.game {
-                    SectorGame::Dara => {
-                        format!("bad --sector '{s}': expected W,B or WvB (e.g. 5v4)")
-                    }
-                    SectorGame::Mill => {
-                        format!("bad --sector '{s}': expected W,B,WF,BF (e.g. 6,6,0,0)")
-                    }
-                })
+    let wanted: Vec<SectorKey> =
+        a.sector
+            .iter()
+            .map(|s| match (a.game, SectorKey::parse(s)) {
+                (_, Some(k)) => Ok(k),
+                // Dara's endgames also as `retro solve dara` takes them (3v3).
+                (SectorGame::Dara, None) => crate::solve::dara::parse_sector(s)
+                    .map(|(w, b)| SectorKey { w, b, wf: 0, bf: 0 }),
+                (SectorGame::Mill, None) => Err(CliError::input(format!(
+                    "bad --sector '{s}': expected W,B,WF,BF (e.g. 6,6,0,0)"
+                ))),
             })
-        })
-        .collect::<Result<_, _>>()?;
+            .collect::<Result<_, _>>()?;
     if a.json && !a.time && !a.check {
         return Err(CliError::input("--json goes with --time or --check"));
     }

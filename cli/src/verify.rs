@@ -4,7 +4,9 @@ use crate::error::CliError;
 use crate::rewrite::{finish_left_over, rewrite};
 use retro_tables::format::FORMAT_VERSION;
 use retro_tables::lock::FolderLock;
-use retro_tables::verify::{check_file, table_files, VerifyError, VerifyKind};
+use retro_tables::verify::{
+    check_file, folder_files, is_table_file, table_files, VerifyError, VerifyKind,
+};
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -15,7 +17,7 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
         table_files(dir).map_err(|e| CliError::input(format!("cannot read {}: {e}", dir.display())))
     };
     let files = list()?;
-    let empty = empty_game_folders(dir, &files);
+    let empty = empty_game_folders(dir);
     if files.is_empty() {
         let started = if empty.is_empty() {
             String::new()
@@ -156,40 +158,20 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The game folders under `dir` (a solve's lock or log inside) that hold no table of `files`.
-fn empty_game_folders(dir: &Path, files: &[PathBuf]) -> Vec<PathBuf> {
-    fn walk(
-        folder: &Path,
-        files: &[PathBuf],
-        seen: &mut std::collections::HashSet<PathBuf>,
-        out: &mut Vec<PathBuf>,
-    ) {
-        // Each folder once, by its real path (as `table_files` walks).
-        let (Ok(real), Ok(entries)) = (std::fs::canonicalize(folder), std::fs::read_dir(folder))
-        else {
-            return;
-        };
-        if !seen.insert(real) {
-            return;
-        }
-        let mut started = false;
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                walk(&path, files, seen, out);
-            } else if path
-                .file_name()
-                .is_some_and(|n| n == "solve.lock" || n == "solve-log.tsv")
-            {
-                started = true;
-            }
-        }
-        if started && !files.iter().any(|f| f.parent() == Some(folder)) {
-            out.push(folder.to_path_buf());
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, files, &mut Default::default(), &mut out);
+/// The game folders under `dir` (a solve's lock or log inside) that hold no table file.
+fn empty_game_folders(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = folder_files(dir)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(_, files)| {
+            let named = |f: &PathBuf, n: &str| f.file_name().is_some_and(|x| x == n);
+            files
+                .iter()
+                .any(|f| named(f, "solve.lock") || named(f, "solve-log.tsv"))
+                && !files.iter().any(|f| is_table_file(f))
+        })
+        .map(|(folder, _)| folder)
+        .collect();
     out.sort();
     out
 }

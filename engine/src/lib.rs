@@ -11,7 +11,7 @@ mod notation_error;
 pub mod oaq;
 mod rule_error;
 
-pub use notation_error::NotationError;
+pub use notation_error::{Excerpt, NotationError};
 pub use rule_error::RuleError;
 
 /// The two players. In Mill games White moves first.

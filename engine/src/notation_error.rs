@@ -50,30 +50,35 @@ impl fmt::Display for NotationError {
                 value,
                 reason,
             } => {
-                write!(f, "bad {field} field '{}': {reason}", Short(value))
+                write!(f, "bad {field} field '{}': {reason}", short(value))
             }
             NotationError::Inconsistent(msg) => write!(f, "inconsistent position: {msg}"),
             NotationError::MoveSyntax { text, reason } => {
-                write!(f, "cannot read move '{}': {reason}", Short(text))
+                write!(f, "cannot read move '{}': {reason}", short(text))
             }
             NotationError::IllegalMove { text, reason } => {
-                write!(f, "illegal move '{}': {reason}", Short(text))
+                write!(f, "illegal move '{}': {reason}", short(text))
             }
         }
     }
 }
 
-/// A text from the input as an error shows it: its first 100 characters, and its length when
+/// A text from the input as an error shows it: its first `.1` characters, and its length when
 /// cut (a mistyped megabyte is not worth echoing).
-struct Short<'a>(&'a str);
+pub struct Excerpt<'a>(pub &'a str, pub usize);
 
-impl fmt::Display for Short<'_> {
+impl fmt::Display for Excerpt<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0.char_indices().nth(100) {
+        match self.0.char_indices().nth(self.1) {
             Some((at, _)) => write!(f, "{}... ({} bytes)", &self.0[..at], self.0.len()),
             None => f.write_str(self.0),
         }
     }
+}
+
+/// A field or a move of a position text, as an error quotes it.
+fn short(text: &str) -> Excerpt<'_> {
+    Excerpt(text, 100)
 }
 
 impl std::error::Error for NotationError {}

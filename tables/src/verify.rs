@@ -10,35 +10,55 @@ use crate::sector_table::Table;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// Table files (`.rtb`, compressed `.rtbw` and `.rtbd`, derived `.rtbp`, and `.tmp` files an
-/// interrupted write left) under `dir`, sorted.
-pub fn table_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+/// Every folder under `dir` (itself first) with the files in it, each folder once, by its
+/// real path: a link back up the tree (or /proc/self/fd's link to the folder being read) is
+/// not walked again.
+pub fn folder_files(dir: &Path) -> std::io::Result<Vec<(PathBuf, Vec<PathBuf>)>> {
     fn walk(
         dir: &Path,
         seen: &mut std::collections::HashSet<PathBuf>,
-        out: &mut Vec<PathBuf>,
+        out: &mut Vec<(PathBuf, Vec<PathBuf>)>,
     ) -> std::io::Result<()> {
-        // Each folder once, by its real path: a link back up the tree (or /proc/self/fd's
-        // link to the folder being read) is not walked again.
         if !seen.insert(std::fs::canonicalize(dir)?) {
             return Ok(());
         }
+        let (mut files, mut folders) = (Vec::new(), Vec::new());
         for entry in std::fs::read_dir(dir)? {
             let path = entry?.path();
             if path.is_dir() {
-                walk(&path, seen, out)?;
-            } else if path.extension().is_some_and(|e| {
-                ["rtb", "rtbw", "rtbd", "rtbp", "tmp"]
-                    .iter()
-                    .any(|x| e == *x)
-            }) {
-                out.push(path);
+                folders.push(path);
+            } else {
+                files.push(path);
             }
+        }
+        out.push((dir.to_path_buf(), files));
+        for folder in folders {
+            walk(&folder, seen, out)?;
         }
         Ok(())
     }
     let mut out = Vec::new();
     walk(dir, &mut Default::default(), &mut out)?;
+    Ok(out)
+}
+
+/// Whether a file is a table file by its name: `.rtb`, compressed `.rtbw` and `.rtbd`, derived
+/// `.rtbp`, or a `.tmp` file an interrupted write left.
+pub fn is_table_file(path: &Path) -> bool {
+    path.extension().is_some_and(|e| {
+        ["rtb", "rtbw", "rtbd", "rtbp", "tmp"]
+            .iter()
+            .any(|x| e == *x)
+    })
+}
+
+/// Table files ([`is_table_file`]) under `dir`, sorted.
+pub fn table_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out: Vec<PathBuf> = folder_files(dir)?
+        .into_iter()
+        .flat_map(|(_, files)| files)
+        .filter(|f| is_table_file(f))
+        .collect();
     out.sort();
     Ok(out)
 }

@@ -52,15 +52,7 @@ pub fn run(a: &ServeArgs) -> Result<(), CliError> {
             a.max_search_time
         )));
     }
-    if let Some(n) = a
-        .threads
-        .filter(|n| !(1..=crate::output::MAX_THREADS).contains(n))
-    {
-        return Err(CliError::input(format!(
-            "--threads must be from 1 to {}, not {n} (leave it out for one per core)",
-            crate::output::MAX_THREADS
-        )));
-    }
+    crate::output::check_threads(a.threads)?;
     let threads = a
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));

@@ -17,18 +17,7 @@ pub fn solve(
     let g = game(rules)?;
     let mut targets = Vec::new();
     for s in sectors {
-        let parsed: Option<Vec<u8>> = s
-            .split(['v', ',', '_'])
-            .map(|x| x.trim().parse().ok())
-            .collect();
-        let (w, b) = match parsed.as_deref() {
-            Some([w, b]) | Some([w, b, 0, 0]) => (*w, *b),
-            _ => {
-                return Err(CliError::input(format!(
-                    "bad --sector '{s}': expected W,B or WvB (e.g. 5v4)"
-                )))
-            }
-        };
+        let (w, b) = parse_sector(s)?;
         if !(3..=12).contains(&w) || !(3..=12).contains(&b) {
             return Err(CliError::input(format!(
                 "sector {s}: each side has 3 to 12 stones in a Dara endgame"
@@ -53,4 +42,19 @@ pub fn solve(
     }
     let db = Db::with_rules(DaraRules { game: g }, dir);
     crate::solve::run_solve(&db, &targets, opts, "dara", &|| Ok(None))
+}
+
+/// A Dara endgame as `--sector` names it: `W,B`, `WvB` or `W,B,0,0` (stones of the side to
+/// move, of the other).
+pub fn parse_sector(s: &str) -> Result<(u8, u8), CliError> {
+    let parsed: Option<Vec<u8>> = s
+        .split(['v', ',', '_'])
+        .map(|x| x.trim().parse().ok())
+        .collect();
+    match parsed.as_deref() {
+        Some(&[w, b]) | Some(&[w, b, 0, 0]) => Ok((w, b)),
+        _ => Err(CliError::input(format!(
+            "bad --sector '{s}': expected W,B or WvB (e.g. 5v4)"
+        ))),
+    }
 }
