@@ -361,9 +361,20 @@ impl RuleArgs {
     /// Refuses `--variant` for a game configured by `--rule` fields only (Dara, Ô Ăn Quan).
     pub fn no_variant(&self, game: &str, fields: &str) -> Result<(), CliError> {
         match &self.variant {
-            Some(v) if v != game => Err(CliError::input(format!(
-                "--variant {v} is a Mill preset; {game} is configured with --rule {fields}"
-            ))),
+            Some(v) if v != game => {
+                let mill = retro_engine::mill::PRESETS.iter().any(|p| p.name == v);
+                Err(CliError::input(if mill {
+                    format!(
+                        "--variant {v} is a Mill preset; {game} is configured with --rule {fields}"
+                    )
+                } else {
+                    format!(
+                        "unknown --variant {}: {game} has no presets; it is configured with \
+                         --rule {fields}",
+                        retro_engine::Excerpt(v, 100)
+                    )
+                }))
+            }
             _ => Ok(()),
         }
     }

@@ -28,6 +28,8 @@ fn numeric_options_out_of_range_are_refused() {
             "127.0.0.1:0",
         ],
         &["serve", "--threads", "0", "--addr", "127.0.0.1:0"],
+        &["solve", "mill", "--dry-run", "--threads", "0"],
+        &["solve", "oaq", "--dry-run", "--threads", "5000"],
         &["serve", "--threads", "4294967295", "--addr", "127.0.0.1:0"],
         &[
             "serve",
@@ -191,4 +193,20 @@ fn dara_speaks_as_mill_does() {
     let o = retro(&["sample", "dara", "--sector", "3x3", "--dir", d], None);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("expected W,B or WvB"), "{}", stderr(&o));
+}
+
+/// `--variant` of a game without presets: a Mill preset's name is called one, another name is
+/// unknown (not called a Mill preset).
+#[test]
+fn a_variant_of_a_game_without_presets_is_named_for_what_it_is() {
+    let o = retro(&["solve", "dara", "--variant", "nosuch", "--dry-run"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown --variant nosuch"),
+        "{}",
+        stderr(&o)
+    );
+    let o = retro(&["analyse", "oaq", "--variant", "lasker-morris"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is a Mill preset"), "{}", stderr(&o));
 }

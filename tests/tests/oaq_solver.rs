@@ -232,8 +232,22 @@ fn solve_analyse_verify_end_to_end() {
         assert!(out.status.success(), "{}", stderr(&out));
         serde_json::from_str::<serde_json::Value>(stdout(&out).trim()).unwrap()
     };
+    // A dry run plans and writes nothing.
+    let plan = solve(&["--dry-run"]);
+    assert_eq!(plan["table_exists"], false);
+    assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "a dry run wrote");
     let first = solve(&[]);
     assert_eq!(first["reused"], false);
+    // Its slot counts hold what the solve found: every position, every canonical one.
+    let dense = plan["dense_slots"].as_u64().unwrap();
+    let canonical = plan["canonical_slots"].as_u64().unwrap();
+    assert!(first["positions"].as_u64().unwrap() <= dense, "{plan}");
+    assert!(
+        first["canonical_positions"].as_u64().unwrap() <= canonical,
+        "{plan}"
+    );
+    assert_eq!(canonical, dense / 2 + 1, "{plan}");
+    assert_eq!(solve(&["--dry-run"])["table_exists"], true);
     let expected = naive(&game("1,0"));
     assert_eq!(first["positions"], expected.len() as u64);
     let start = first["start_value"].as_i64().unwrap();

@@ -8,6 +8,7 @@ pub mod journal;
 pub mod mill;
 pub mod missing;
 pub mod oaq;
+pub mod oaq_plan;
 pub mod peak;
 pub mod plan;
 mod report;
@@ -108,6 +109,8 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
 ) -> Result<(), CliError> {
     let (threads, as_json, quiet) = (opts.threads, opts.json, opts.quiet);
     if opts.dry_run {
+        // A refused --threads is refused in a dry run too.
+        crate::output::check_threads(threads)?;
         return dry_run(db, targets, opts);
     }
     // The arguments first: a refused --threads leaves the folder untouched.
@@ -277,10 +280,13 @@ pub fn run(a: &SolveArgs) -> Result<(), CliError> {
         GameKind::Mill => mill::solve(&a.rules, &a.dir, &a.sectors, &opts),
         GameKind::Dara => dara::solve(&a.rules, &a.dir, &a.sectors, &opts),
         GameKind::Oaq => {
-            if a.max_stones.is_some() || !a.sectors.is_empty() || a.dry_run {
+            if a.max_stones.is_some() || !a.sectors.is_empty() {
                 return Err(CliError::input(
-                    "--max-stones, --sector and --dry-run are for Mill and Dara; Ô Ăn Quan is solved whole (--rule seeds=K,M)",
+                    "--max-stones and --sector are for Mill and Dara; Ô Ăn Quan is solved whole (--rule seeds=K,M)",
                 ));
+            }
+            if a.dry_run {
+                return oaq_plan::dry_run(&a.rules, &a.dir, &opts);
             }
             oaq::solve(&a.rules, &a.dir, &opts)
         }

@@ -2,7 +2,7 @@
 
 use crate::args::RuleArgs;
 use crate::error::CliError;
-use crate::games::oaq::{game, open_table, table_path};
+use crate::games::oaq::{open_table, table_path};
 use crate::solve::{lock_folder, SolveOpts};
 use indicatif::{ProgressBar, ProgressStyle};
 use retro_tables::TableError;
@@ -79,14 +79,7 @@ fn file_len(path: &Path) -> u64 {
 /// `retro solve oaq`.
 pub fn solve(rules: &RuleArgs, dir: &Path, opts: &SolveOpts) -> Result<(), CliError> {
     let (threads, as_json, quiet) = (opts.threads, opts.json, opts.quiet);
-    let g = game(rules)?;
-    if g.profile.total_seeds() > 40 {
-        return Err(CliError::input(format!(
-            "{} seeds: too many to solve whole on one machine (try --rule seeds=2,2); \
-             `retro analyse oaq` searches bigger games",
-            g.profile.total_seeds()
-        )));
-    }
+    let g = crate::solve::oaq_plan::solvable(rules)?;
     // The arguments first: a refused --threads leaves the folder untouched.
     let pool = crate::output::pool(threads)?;
     let path = table_path(&g, dir);
