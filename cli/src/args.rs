@@ -84,7 +84,7 @@ oaq: from the table of a solved game (`retro solve oaq`) when there is one, else
 scores are future net seeds for the side to move.\n\n\
 JSON (--json, and one line per FEN with --batch FILE or - for stdin): {\"fen\":..., \
 \"result\":\"win\"|\"draw\"|\"loss\", \"plies\":N or null, \"best\":[...], \"moves\":[{\"move\":..., \
-\"result\":..., \"plies\":...}]}, plus \"proven\", \"depth\", \"source\" (tables|search) and \
+\"result\":..., \"plies\":...}]}, plus \"proven\", \"depth\", \"source\" (tables|search|rules, the last for a finished game) and \
 \"score\" for Dara; Ô Ăn Quan: {\"fen\", \"score\", \"proven\", \"depth\", \"best\", \"moves\"}."
     )]
     Analyse(AnalyseArgs),

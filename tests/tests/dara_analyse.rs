@@ -290,3 +290,30 @@ fn a_typed_in_four_is_searched_not_read_from_a_table() {
         assert!(text.contains(&format!("\"{m}\"")), "{m}: {text}");
     }
 }
+
+/// A finished game is decided by the rules, with tables or without: the answer says so, names
+/// the reason in words, and asks for no tables.
+#[test]
+fn a_finished_game_is_answered_by_the_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    // Black, not to move, has two stones: White has won.
+    let fen = "WWW.../B...../....../....../..B... w 0 0";
+    let out = retro(
+        &["analyse", "dara", "--dir", d, "--fen", fen, "--json"],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["source"], "rules", "{v}");
+    assert_eq!(v["game_over"], true, "{v}");
+    assert_eq!(v["result"], "win", "{v}");
+    let out = retro(&["analyse", "dara", "--dir", d, "--fen", fen], None);
+    let text = stdout(&out);
+    assert!(
+        text.contains("Game over: white wins (two stones or fewer for black)"),
+        "{text}"
+    );
+    assert!(text.contains("(side to move; the game is over)"), "{text}");
+    assert!(!text.contains("endgame tables"), "{text}");
+}

@@ -71,7 +71,9 @@ fn table_wdl_analysis(g: &Dara, t: &Tables, p: &Position) -> Result<Option<Value
             .collect::<Vec<_>>(),
     });
     if g.outcome(p).is_some() {
+        // The rules decide a finished game, tables or none.
         out["game_over"] = json!(true);
+        out["source"] = json!("rules");
     }
     Ok(Some(out))
 }
@@ -116,7 +118,9 @@ fn table_analysis(
         "moves": scored.iter().map(|s| value_row(s.0.clone(), s.1)).collect::<Vec<_>>(),
     });
     if g.outcome(p).is_some() {
+        // The rules decide a finished game, tables or none.
         out["game_over"] = json!(true);
+        out["source"] = json!("rules");
     }
     if pv {
         let mut line = Vec::new();
@@ -292,7 +296,9 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
         (Some(res), None) => res.to_string(),
         _ => "?".to_string(),
     };
-    if v["source"] == "tables" {
+    if v["source"] == "rules" {
+        println!("Value: {} (side to move; the game is over)", describe(&v));
+    } else if v["source"] == "tables" {
         println!(
             "Value: {} (side to move; from the endgame tables)",
             describe(&v)
@@ -338,7 +344,7 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
         println!("PV: {}", names.join(" "));
     }
     let sectors = tables.sectors();
-    if sectors.is_empty() {
+    if sectors.is_empty() && v["source"] != "rules" {
         println!(
             "No endgame tables in {} (build them with: retro solve dara --max-stones 4 --dir {})",
             db.folder.display(),

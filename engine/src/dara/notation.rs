@@ -289,8 +289,10 @@ impl Dara {
         ));
         match self.outcome(p) {
             Some((loser, why)) => out.push_str(&format!(
-                "Game over: {} wins ({why:?})\n",
-                loser.other().name()
+                "Game over: {} wins ({} for {})\n",
+                loser.other().name(),
+                why.describe(),
+                loser.name()
             )),
             None => out.push_str(&format!(
                 "{} to {}\n",
