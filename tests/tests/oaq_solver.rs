@@ -666,3 +666,67 @@ fn dense_values_beyond_the_stored_range_are_refused() {
     }
     eprintln!("{refused} out-of-range dense values refused");
 }
+
+/// A solve that likely needs more memory than the machine has says so before it starts (the
+/// dry run's figure), and still solves: the estimate is not a proof.
+#[test]
+fn a_solve_warns_when_memory_looks_short() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let run = |memory: u64| {
+        std::process::Command::new(retro_tests::retro_bin())
+            .args([
+                "solve",
+                "oaq",
+                "--rule",
+                "seeds=1,0",
+                "--dir",
+                d,
+                "-q",
+                "--json",
+            ])
+            .env("RETRO_AVAILABLE_MEMORY", memory.to_string())
+            .output()
+            .unwrap()
+    };
+    let plan = retro(
+        &[
+            "solve",
+            "oaq",
+            "--rule",
+            "seeds=1,0",
+            "--dir",
+            d,
+            "--dry-run",
+            "--json",
+        ],
+        None,
+    );
+    let plan: serde_json::Value = serde_json::from_str(stdout(&plan).trim()).unwrap();
+    let need = plan["sweeps_bytes_likely"].as_u64().unwrap();
+    let short = run(need / 2);
+    assert!(short.status.success(), "{}", stderr(&short));
+    assert!(
+        stderr(&short).contains("likely needs about"),
+        "{}",
+        stderr(&short)
+    );
+    std::fs::remove_dir_all(
+        dir.path().join(
+            std::fs::read_dir(d)
+                .unwrap()
+                .next()
+                .unwrap()
+                .unwrap()
+                .file_name(),
+        ),
+    )
+    .unwrap();
+    let enough = run(need * 2);
+    assert!(enough.status.success(), "{}", stderr(&enough));
+    assert!(
+        !stderr(&enough).contains("likely needs"),
+        "{}",
+        stderr(&enough)
+    );
+}

@@ -134,6 +134,10 @@ pub fn solve(rules: &RuleArgs, dir: &Path, opts: &SolveOpts) -> Result<(), CliEr
                     .expect("template"),
             );
             let spinner = Spinner(bar, AtomicU64::new(0));
+            // Said even under --quiet, as a refused checkpoint is: the solve may take hours.
+            if let Some(w) = crate::solve::oaq_plan::memory_warning(&g) {
+                spinner.0.suspend(|| eprintln!("{w}"));
+            }
             // A killed solve resumes from its last checkpoint (saved after the search of
             // reachable positions, then every 10 minutes or RETRO_CHECKPOINT_SECS).
             let every = std::env::var("RETRO_CHECKPOINT_SECS")

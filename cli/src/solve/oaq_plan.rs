@@ -70,6 +70,23 @@ impl Figures {
     }
 }
 
+/// A warning when a solve of `g` likely needs more memory than this machine has available
+/// (said before a solve starts: it would run for hours, then fail to allocate).
+pub fn memory_warning(g: &Oaq) -> Option<String> {
+    let f = Figures::of(g);
+    let need = f.reach.max(f.sweeps_likely());
+    let m = available_memory()?;
+    (need > m).then(|| {
+        format!(
+            "warning: this game likely needs about {} of memory ({} slots; `--dry-run` gives \
+             the figures) and {} is available",
+            human(need),
+            f.dense,
+            human(m)
+        )
+    })
+}
+
 /// Prints the plan of `retro solve oaq` for `rules`; solves nothing.
 pub fn dry_run(rules: &RuleArgs, dir: &Path, opts: &SolveOpts) -> Result<(), CliError> {
     let g = solvable(rules)?;
