@@ -317,3 +317,17 @@ fn a_finished_game_is_answered_by_the_rules() {
     assert!(text.contains("(side to move; the game is over)"), "{text}");
     assert!(!text.contains("endgame tables"), "{text}");
 }
+
+/// A move typed into a finished game is refused with the reason in words.
+#[test]
+fn a_move_after_the_end_names_the_reason_in_words() {
+    let g = Dara::default();
+    let p = g
+        .parse_position("WWW.../B...../....../....../..B... w 0 0")
+        .unwrap();
+    let e = g.parse_move(&p, "a5-a4").unwrap_err().to_string();
+    assert!(
+        e.contains("the game is over (black lost: two stones or fewer)"),
+        "{e}"
+    );
+}

@@ -235,8 +235,9 @@ impl Dara {
         };
         if let Some((loser, why)) = self.outcome(p) {
             return Err(illegal(format!(
-                "the game is over ({} lost: {why:?})",
-                loser.name()
+                "the game is over ({} lost: {})",
+                loser.name(),
+                why.describe()
             )));
         }
         let mut list = Vec::new();
