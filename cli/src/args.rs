@@ -498,7 +498,8 @@ pub struct SolveArgs {
     /// terminal or with --json (a log for a solve run in the background).
     #[arg(long, short)]
     pub quiet: bool,
-    /// Print the sectors that would be solved, their sizes and the memory needed; solve nothing.
+    /// Print the sectors that would be solved, their sizes and the memory needed (Ô Ăn Quan:
+    /// the game's slots and memory); solve nothing.
     #[arg(long)]
     pub dry_run: bool,
     /// Wait for another solve writing into the same table folder to finish, instead of
