@@ -70,12 +70,16 @@ fn table_wdl_analysis(g: &Dara, t: &Tables, p: &Position) -> Result<Option<Value
         "moves": scored.iter().map(|s| json!({"move": s.0, "result": s.1.result(), "plies": null}))
             .collect::<Vec<_>>(),
     });
+    mark_finished(g, p, &mut out);
+    Ok(Some(out))
+}
+
+/// Marks the analysis of a finished game as such: the rules decide it, tables or none.
+fn mark_finished(g: &Dara, p: &Position, out: &mut Value) {
     if g.outcome(p).is_some() {
-        // The rules decide a finished game, tables or none.
         out["game_over"] = json!(true);
         out["source"] = json!("rules");
     }
-    Ok(Some(out))
 }
 
 fn value_row(text: String, v: Val) -> Value {
@@ -117,11 +121,7 @@ fn table_analysis(
         "best": best,
         "moves": scored.iter().map(|s| value_row(s.0.clone(), s.1)).collect::<Vec<_>>(),
     });
-    if g.outcome(p).is_some() {
-        // The rules decide a finished game, tables or none.
-        out["game_over"] = json!(true);
-        out["source"] = json!("rules");
-    }
+    mark_finished(g, p, &mut out);
     if pv {
         let mut line = Vec::new();
         let mut cur = *p;

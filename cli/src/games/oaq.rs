@@ -68,6 +68,11 @@ pub fn table_path(g: &Oaq, dir: &Path) -> PathBuf {
     profile_folder(dir, "oaq", &g.profile.fingerprint()).join(OAQ_FILE)
 }
 
+/// Where a solve of a game's rules keeps its checkpoint: beside its table.
+pub fn checkpoint_path(table: &Path) -> PathBuf {
+    table.with_extension("ckpt")
+}
+
 /// Opens the table of a game's rules, checking that it was built for them (`Ok(None)`: there
 /// is none).
 pub fn open_table(g: &Oaq, dir: &Path) -> Result<Option<OaqTable>, TableError> {

@@ -2,7 +2,7 @@
 
 use crate::args::RuleArgs;
 use crate::error::CliError;
-use crate::games::oaq::{open_table, table_path};
+use crate::games::oaq::{checkpoint_path, open_table, table_path};
 use crate::solve::{lock_folder, SolveOpts};
 use indicatif::{ProgressBar, ProgressStyle};
 use retro_tables::TableError;
@@ -145,7 +145,7 @@ pub fn solve(rules: &RuleArgs, dir: &Path, opts: &SolveOpts) -> Result<(), CliEr
                 .and_then(|s| s.parse().ok())
                 .unwrap_or(600);
             let checkpoints = Checkpoints {
-                path: path.with_extension("ckpt"),
+                path: checkpoint_path(&path),
                 every: std::time::Duration::from_secs(every),
             };
             if let Some(dir) = path.parent() {

@@ -3,7 +3,7 @@
 
 use crate::args::RuleArgs;
 use crate::error::CliError;
-use crate::games::oaq::{game, table_path};
+use crate::games::oaq::{checkpoint_path, game, table_path};
 use crate::solve::SolveOpts;
 use retro_engine::oaq::Oaq;
 use retro_solver::oaq::canon::Canon;
@@ -64,6 +64,12 @@ impl Figures {
         self.sweeps_base + 2 * self.canonical * LIKELY_PERCENT / 100
     }
 
+    /// What a solve likely needs at its peak: the reach search or the sweeps at
+    /// [`LIKELY_PERCENT`], whichever is more.
+    fn likely_peak(&self) -> u64 {
+        self.reach.max(self.sweeps_likely())
+    }
+
     /// The sweeps' memory when every canonical slot is reachable (2 bytes a value).
     fn sweeps_most(&self) -> u64 {
         self.sweeps_base + 2 * self.canonical
@@ -74,7 +80,7 @@ impl Figures {
 /// (said before a solve starts: it would run for hours, then fail to allocate).
 pub fn memory_warning(g: &Oaq) -> Option<String> {
     let f = Figures::of(g);
-    let need = f.reach.max(f.sweeps_likely());
+    let need = f.likely_peak();
     let m = available_memory()?;
     (need > m).then(|| {
         format!(
@@ -93,10 +99,10 @@ pub fn dry_run(rules: &RuleArgs, dir: &Path, opts: &SolveOpts) -> Result<(), Cli
     crate::output::check_threads(opts.threads)?;
     let f = Figures::of(&g);
     let path = table_path(&g, dir);
-    let checkpoint = path.with_extension("ckpt");
+    let checkpoint = checkpoint_path(&path);
     let (table, resumes) = (path.exists(), checkpoint.exists());
     let memory = available_memory();
-    let fits = memory.map(|m| f.reach.max(f.sweeps_likely()) <= m);
+    let fits = memory.map(|m| f.likely_peak() <= m);
     if opts.json {
         println!(
             "{}",
