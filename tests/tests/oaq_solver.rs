@@ -667,6 +667,39 @@ fn dense_values_beyond_the_stored_range_are_refused() {
     eprintln!("{refused} out-of-range dense values refused");
 }
 
+/// A solve that stops because a value passed the one-byte range leaves no table, and removes
+/// its checkpoint (a rerun from it would stop the same way) after saying why.
+#[test]
+fn a_value_beyond_the_range_stops_the_solve_and_removes_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(retro_tests::retro_bin())
+        .args([
+            "solve",
+            "oaq",
+            "--rule",
+            "seeds=1,0",
+            "--rule",
+            "big-mandarin=50",
+        ])
+        .args(["-q", "--dir"])
+        .arg(dir.path())
+        .env("RETRO_CHECKPOINT_SECS", "0")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("a value passed ±120 seeds"), "{err}");
+    assert!(err.contains("checkpoint is removed"), "{err}");
+    let folder = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    assert!(!folder.join("game.ckpt").exists());
+    assert!(!folder.join("game.rtb").exists());
+}
+
 /// A solve that likely needs more memory than the machine has says so before it starts (the
 /// dry run's figure), and still solves: the estimate is not a proof.
 #[test]

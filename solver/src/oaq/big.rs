@@ -309,9 +309,16 @@ pub fn solve_big(
             .sum();
         progress.sweep(stats.sweeps, changed);
         if overflow.load(Relaxed) {
+            // A rerun from the checkpoint would stop here again: it is only disk to free.
+            let removed = checkpoints.is_some_and(|c| std::fs::remove_file(&c.path).is_ok());
             return Err(format!(
                 "a value passed ±{MAX_FINITE} seeds (this solver keeps values in one byte): \
-                 not solved"
+                 not solved{}",
+                if removed {
+                    "; its checkpoint is removed (a rerun would stop the same way)"
+                } else {
+                    ""
+                }
             ));
         }
         if changed == 0 {
