@@ -26,6 +26,16 @@ fn analyse_json(dir: &str, rules: &str) -> std::process::Output {
     )
 }
 
+/// The one game folder a solve made under `dir`.
+fn game_folder(dir: &std::path::Path) -> std::path::PathBuf {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path()
+}
+
 /// A xorshift generator: reproducible random numbers for the tests.
 fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
     move || {
@@ -514,12 +524,7 @@ fn a_killed_solve_resumes_from_its_checkpoint() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    let folder = std::fs::read_dir(dir.path())
-        .unwrap()
-        .flatten()
-        .next()
-        .unwrap()
-        .path();
+    let folder = game_folder(dir.path());
     assert!(folder.join("game.ckpt").exists());
     assert!(!folder.join("game.rtb").exists());
     // Again: it goes on from a checkpoint (the first sweep it prints is not the first), and
@@ -690,12 +695,7 @@ fn a_value_beyond_the_range_stops_the_solve_and_removes_its_checkpoint() {
     let err = stderr(&out);
     assert!(err.contains("a value passed ±120 seeds"), "{err}");
     assert!(err.contains("checkpoint is removed"), "{err}");
-    let folder = std::fs::read_dir(dir.path())
-        .unwrap()
-        .flatten()
-        .next()
-        .unwrap()
-        .path();
+    let folder = game_folder(dir.path());
     assert!(!folder.join("game.ckpt").exists());
     assert!(!folder.join("game.rtb").exists());
 }
