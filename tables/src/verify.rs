@@ -12,20 +12,45 @@ use std::path::{Path, PathBuf};
 
 /// Every folder under `dir` (itself first) with the files in it, each folder once, by its
 /// real path: a link back up the tree (or /proc/self/fd's link to the folder being read) is
-/// not walked again.
+/// not walked again, nor a link to a folder that holds `dir` (/proc/self/root, the whole file
+/// system); a folder that vanishes while the walk runs is skipped. An error inside the tree
+/// names the path it came from.
 pub fn folder_files(dir: &Path) -> std::io::Result<Vec<(PathBuf, Vec<PathBuf>)>> {
+    /// `e` with `path` in its message, where `path` is below the folder asked for.
+    fn at<'a>(path: &'a Path, top: &Path) -> impl FnOnce(std::io::Error) -> std::io::Error + 'a {
+        let inner = path != top;
+        move |e| {
+            if inner {
+                std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+            } else {
+                e
+            }
+        }
+    }
     fn walk(
         dir: &Path,
+        top: &Path,
+        root: &Path,
         seen: &mut std::collections::HashSet<PathBuf>,
         out: &mut Vec<(PathBuf, Vec<PathBuf>)>,
     ) -> std::io::Result<()> {
-        if !seen.insert(std::fs::canonicalize(dir)?) {
+        let real = match std::fs::canonicalize(dir) {
+            Ok(real) => real,
+            // A folder gone since its parent was listed (a link in /proc, say): nothing in it.
+            Err(e) if dir != top && e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(at(dir, top)(e)),
+        };
+        if (dir != top && root.starts_with(&real)) || !seen.insert(real) {
             return Ok(());
         }
         let (mut files, mut folders) = (Vec::new(), Vec::new());
-        for entry in std::fs::read_dir(dir)? {
-            let path = entry?.path();
-            if path.is_dir() {
+        for entry in std::fs::read_dir(dir).map_err(at(dir, top))? {
+            let entry = entry.map_err(at(dir, top))?;
+            let path = entry.path();
+            // The entry's own type (no look-up by path, which a path too long would fail
+            // silently); a link's by what it leads to (a dangling one is no folder).
+            let kind = entry.file_type().map_err(at(&path, top))?;
+            if kind.is_dir() || (kind.is_symlink() && path.is_dir()) {
                 folders.push(path);
             } else {
                 files.push(path);
@@ -33,12 +58,13 @@ pub fn folder_files(dir: &Path) -> std::io::Result<Vec<(PathBuf, Vec<PathBuf>)>>
         }
         out.push((dir.to_path_buf(), files));
         for folder in folders {
-            walk(&folder, seen, out)?;
+            walk(&folder, top, root, seen, out)?;
         }
         Ok(())
     }
+    let root = std::fs::canonicalize(dir)?;
     let mut out = Vec::new();
-    walk(dir, &mut Default::default(), &mut out)?;
+    walk(dir, dir, &root, &mut Default::default(), &mut out)?;
     Ok(out)
 }
 

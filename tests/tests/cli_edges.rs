@@ -158,6 +158,47 @@ fn verify_walks_a_folder_with_a_link_to_itself_once() {
     assert_eq!(tail(&stdout(&o)), tail(&once), "{}", stdout(&o));
 }
 
+/// A link to a folder that holds the one asked for (/proc/self/root is one: the whole file
+/// system) is not walked; an error deep inside the tree names the path it came from.
+#[test]
+fn verify_skips_links_up_the_tree_and_names_where_a_walk_failed() {
+    let dir = solved_mill_with(&["--variant", "six-mens-morris", "--max-stones", "3"]);
+    let d = dir.path().to_str().unwrap();
+    let once = stdout(&retro(&["verify", "--dir", d], None));
+    std::os::unix::fs::symlink("/", dir.path().join("root")).unwrap();
+    let parent = dir.path().parent().unwrap();
+    std::os::unix::fs::symlink(parent, dir.path().join("up")).unwrap();
+    let o = retro(&["verify", "--dir", d], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let tail = |s: &str| s.lines().last().unwrap_or("").to_string();
+    assert_eq!(tail(&stdout(&o)), tail(&once), "{}", stdout(&o));
+
+    // Folders nested past the longest path the system takes (two chains, each within it,
+    // one moved to the end of the other): reading the deepest fails, and the error says which.
+    let deep = tempfile::tempdir().unwrap();
+    let name = "n".repeat(200);
+    let chain = |top: &str| {
+        let mut p = deep.path().join(top);
+        for _ in 0..12 {
+            p.push(&name);
+        }
+        std::fs::create_dir_all(&p).unwrap();
+        p
+    };
+    let (a, b) = (chain("a"), chain("b"));
+    std::fs::rename(deep.path().join("b"), a.join("b")).unwrap();
+    assert!(b.to_str().unwrap().len() * 2 > 4096);
+    let d = deep.path().to_str().unwrap();
+    let o = retro(&["verify", "--dir", d], None);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("cannot read {d}: {d}/a/{name}/")),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 /// Dara's game-over reason is words in JSON, as Mill's is; `sample dara` takes its sectors as
 /// `solve dara` does (`3v3`).
 #[test]
