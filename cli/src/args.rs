@@ -74,7 +74,8 @@ retro solve mill --sector 3,3,0,0 --json"
     #[command(
         long_about = "Print the value of a position (win/draw/loss for the side to move and \
 the distance to the end in plies, winner shortest, loser longest), every legal move with its \
-value, and the best moves. --pv adds a principal variation. Without --fen: the start position.\n\n\
+value, and the best moves. --pv adds a principal variation (from tables; an answer by search has \
+none). Without --fen: the start position.\n\n\
 mill: from the tables; a missing table is an error that names the solve command.\n\
 dara: from the endgame tables (`retro solve dara`) when they hold the position, else an \
 alpha-beta search (iterative deepening, transposition table, --depth/--time, default 2 s) \
@@ -555,7 +556,8 @@ pub struct AnalyseArgs {
     /// The position (FEN). Default: the start position.
     #[arg(long)]
     pub fen: Option<String>,
-    /// Print a principal variation.
+    /// Print a principal variation (from tables: a line of best moves to the end of the game,
+    /// or for Ô Ăn Quan to the first position seen again; an answer by search has none).
     #[arg(long)]
     pub pv: bool,
     /// Search depth limit in plies (games or positions without tables; 1 to 1000).

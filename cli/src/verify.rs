@@ -114,7 +114,13 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
             Err(e) => {
                 failed += 1;
                 if !as_json {
-                    println!("FAIL  {}  {e}", f.display());
+                    // Most errors begin with the path already.
+                    let (path, text) = (f.display().to_string(), e.to_string());
+                    let why = text
+                        .strip_prefix(&path)
+                        .and_then(|t| t.strip_prefix(": "))
+                        .unwrap_or(&text);
+                    println!("FAIL  {path}  {why}");
                 }
                 rows.push(json!({
                     "file": f.display().to_string(),

@@ -21,6 +21,24 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 /// message if a value is out of what the header allows.
 pub type Validate<'a> = &'a (dyn Fn(usize, &[u8]) -> Result<(), String> + Sync);
 
+/// Opens a table file for reading, refusing anything but a regular file: a FIFO or a device
+/// named like a table would block the open or the reads (opened without blocking, then
+/// checked).
+pub fn open_regular(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok(file)
+}
+
 /// A mapped table file: header, body and trailer, with lazily checked blocks.
 pub struct Mapped {
     path: PathBuf,
@@ -56,7 +74,7 @@ impl Mapped {
     ) -> Result<(H, Mapped), TableError> {
         let io_err = |e| TableError::Io(path.to_path_buf(), e);
         let corrupt = |m: String| TableError::Corrupt(path.to_path_buf(), m);
-        let file = File::open(path).map_err(io_err)?;
+        let file = open_regular(path).map_err(io_err)?;
         // SAFETY: the caller promises the file is not modified in place while mapped.
         let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
         if map.len() < HEADER_SIZE {

@@ -93,7 +93,7 @@ pub fn table_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 /// reader report them).
 fn is_oaq_file(path: &Path) -> bool {
     let mut head = [0u8; 24];
-    std::fs::File::open(path)
+    crate::mapped::open_regular(path)
         .and_then(|mut f| f.read_exact(&mut head))
         .is_ok_and(|_| is_oaq_table(&head))
 }

@@ -14,6 +14,37 @@ use retro_tables::TableError;
 use serde_json::{json, Value};
 use std::time::Instant;
 
+/// Longest principal variation printed: a line of best moves can go round a cycle (the game
+/// has them); it stops at the first position seen twice, or here.
+const PV_LIMIT: usize = 1000;
+
+/// A principal variation from the table: the first best move at each ply, to the end of the
+/// game or the first position seen again (best play then goes round; the score counts the
+/// seeds up to there, the board's for nobody). `None` if the table lacks a position on the way.
+fn table_pv(g: &Oaq, table: &Solved, p: &Position) -> Result<Option<Vec<String>>, TableError> {
+    let (t, idx) = table;
+    let (mut line, mut seen, mut cur) = (Vec::new(), std::collections::HashSet::new(), *p);
+    let mut list = Vec::new();
+    while line.len() < PV_LIMIT && seen.insert(cur) {
+        list.clear();
+        g.moves(&cur, &mut list);
+        let mut best: Option<(i16, usize)> = None;
+        for (i, (_, turn)) in list.iter().enumerate() {
+            let Some(child) = t.value(g, idx, &turn.position)? else {
+                return Ok(None);
+            };
+            let score = gain(turn) - child;
+            if best.is_none_or(|b| score > b.0) {
+                best = Some((score, i));
+            }
+        }
+        let Some((_, i)) = best else { break };
+        line.push(g.format_move(&list[i].0));
+        cur = list[i].1.position;
+    }
+    Ok(Some(line))
+}
+
 /// The answer of a solved game's table, when it holds the position.
 fn table_json(g: &Oaq, table: &Solved, p: &Position) -> Result<Option<Value>, TableError> {
     let (t, idx) = table;
@@ -81,7 +112,26 @@ fn judge(
 
 /// The analysis of a position: from the solved game's table when it holds it, else a search
 /// (an error when the part of the table read is damaged).
+/// With `pv`, a table's answer has a principal variation (`"pv"`); a search's has `"pv": null`.
 pub fn analysis_json(
+    g: &Oaq,
+    table: Option<&Solved>,
+    p: &Position,
+    pv: bool,
+    limits: Limits,
+) -> Result<Value, TableError> {
+    let mut out = analysis_value(g, table, p, limits)?;
+    if pv {
+        out["pv"] = match table {
+            Some(t) if out["source"] == "table" => json!(table_pv(g, t, p)?),
+            _ => Value::Null,
+        };
+    }
+    Ok(out)
+}
+
+/// [`analysis_json`] without the principal variation.
+fn analysis_value(
     g: &Oaq,
     table: Option<&Solved>,
     p: &Position,
@@ -138,7 +188,7 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
         .map(|t| (t, OaqIndex::new(&g)));
     if let Some(path) = batch {
         return output::batch(path, |i, line| match g.parse_position(line) {
-            Ok(p) => analysis_json(&g, table.as_ref(), &p, limits)
+            Ok(p) => analysis_json(&g, table.as_ref(), &p, a.pv, limits)
                 .unwrap_or_else(|e| output::line_error(i, line, e)),
             Err(e) => output::line_error(i, line, e),
         });
@@ -153,7 +203,7 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
         .transpose()?;
     let start = Instant::now();
     let analyse =
-        |p: &Position| analysis_json(&g, table.as_ref(), p, limits).map_err(CliError::other);
+        |p: &Position| analysis_json(&g, table.as_ref(), p, a.pv, limits).map_err(CliError::other);
     let v = match &rec {
         Some(r) => {
             p = *r.last();
@@ -166,7 +216,7 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
             }
             v
         }
-        None => analysis_json(&g, table.as_ref(), &p, limits).map_err(CliError::other)?,
+        None => analysis_json(&g, table.as_ref(), &p, a.pv, limits).map_err(CliError::other)?,
     };
     if as_json {
         println!("{v}");
@@ -216,6 +266,12 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
     println!("Best: {}", best.join(" "));
     for m in v["moves"].as_array().into_iter().flatten() {
         println!("  {:<4} {}", m["move"].as_str().unwrap_or(""), m["score"]);
+    }
+    if let Some(line) = v["pv"].as_array() {
+        let names: Vec<&str> = line.iter().filter_map(|b| b.as_str()).collect();
+        println!("PV: {}", names.join(" "));
+    } else if a.pv {
+        println!("PV: none (a principal variation comes from a solved game's table)");
     }
     if v["source"] == "search" {
         println!(

@@ -36,10 +36,33 @@ pub struct PlayOpts<'a> {
     pub as_json: bool,
 }
 
+/// The stone counts of a stretch of play (on the board and in hand, each side): the counts
+/// between two removals or placements.
+fn stretch(p: &Position) -> [u32; 4] {
+    [
+        p.stones[0].count_ones(),
+        p.stones[1].count_ones(),
+        p.hand[0] as u32,
+        p.hand[1] as u32,
+    ]
+}
+
+/// The Mill adviser's memory across the moves of a game.
+#[derive(Default)]
+struct MillMemory<'a> {
+    /// The removal planners of tables without distances, per winner.
+    planners: RefCell<[Option<RemovalPlanner<'a>>; 2]>,
+    /// The stretch in which the search for a win that beats the N-move rule last gave up:
+    /// its later moves search with a tenth of the budget (seconds a move otherwise, each
+    /// giving up again; with few plies left before the rule, where it matters, the search is
+    /// small and still ends).
+    gave_up: std::cell::Cell<Option<[u32; 4]>>,
+}
+
 /// The Mill adviser: the tables; a search where they do not hold the position.
 fn mill_advice<'a>(
     db: &'a Db,
-    planners: &RefCell<[Option<RemovalPlanner<'a>>; 2]>,
+    memory: &MillMemory<'a>,
     variant: &str,
     dir: &Path,
     p: &Position,
@@ -53,7 +76,7 @@ fn mill_advice<'a>(
                 // Win/draw/loss tables: any winning move keeps the win, but only one that
                 // brings the next removal closer makes progress.
                 if let Some((mv, why)) =
-                    crate::referee::mill::wdl_move(db, &mut planners.borrow_mut(), p, &v)
+                    crate::referee::mill::wdl_move(db, &mut memory.planners.borrow_mut(), p, &v)
                         .map_err(|e| crate::solve::missing::probe_err(db, variant, dir, e))?
                 {
                     v["best"] = json!([mv]);
@@ -61,8 +84,19 @@ fn mill_advice<'a>(
                 }
             } else if v["result"] == "win" {
                 // Never let a won game slip into an N-move draw.
-                let pick = crate::referee::mill::move_beating_the_n_move_rule(db, p)
-                    .map_err(|e| crate::solve::missing::probe_err(db, variant, dir, e))?;
+                let here = stretch(p);
+                let nodes = if memory.gave_up.get() == Some(here) {
+                    REMOVAL_NODES / 10
+                } else {
+                    REMOVAL_NODES
+                };
+                let mut gave_up = false;
+                let pick =
+                    crate::referee::mill::move_beating_the_n_move_rule(db, p, nodes, &mut gave_up)
+                        .map_err(|e| crate::solve::missing::probe_err(db, variant, dir, e))?;
+                if gave_up {
+                    memory.gave_up.set(Some(here));
+                }
                 if let Some(mv) = pick.filter(|mv| v["best"][0] != mv.as_str()) {
                     v["best"] = json!([mv]);
                     v["source"] = json!("tables, next removal before the N-move rule");
@@ -70,13 +104,36 @@ fn mill_advice<'a>(
             }
             Ok(v)
         }
+        // Rules the solver has no tables for (russian-mill): small endgames are solved on
+        // the spot from the positions they reach, as `analyse` does; the rest searched.
+        Err(ProbeError::Unsupported { why, .. }) => {
+            match crate::analyse::mill::closure_json(db.game(), p, variant, &why) {
+                Ok(mut v) => {
+                    v["source"] = json!("closure");
+                    v["proven"] = json!(true);
+                    Ok(v)
+                }
+                Err(_) => mill_search(db, variant, dir, p, limits),
+            }
+        }
         Err(ProbeError::Missing { .. } | ProbeError::RemovalPending) => {
-            crate::analyse::mill::search_json(db, p, limits)
-                .map_err(|e| crate::solve::missing::probe_err(db, variant, dir, e))?
-                .ok_or_else(|| CliError::other("the game is over"))
+            mill_search(db, variant, dir, p, limits)
         }
         Err(e) => Err(crate::solve::missing::probe_err(db, variant, dir, e)),
     }
+}
+
+/// The engine's search where no table holds `p`.
+fn mill_search(
+    db: &Db,
+    variant: &str,
+    dir: &Path,
+    p: &Position,
+    limits: Limits,
+) -> Result<Json, CliError> {
+    crate::analyse::mill::search_json(db, p, limits)
+        .map_err(|e| crate::solve::missing::probe_err(db, variant, dir, e))?
+        .ok_or_else(|| CliError::other("the game is over"))
 }
 
 /// `retro play mill`.
@@ -86,8 +143,8 @@ pub fn mill(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
     let seats = Seats::parse(opts.seats, m.side_names())?;
     let variant = rules.mill_variant();
     let db = Db::new(m, opts.dir);
-    let planners = RefCell::new([None, None]);
-    let advise = |p: &Position| mill_advice(&db, &planners, variant, opts.dir, p, opts.limits);
+    let memory = MillMemory::default();
+    let advise = |p: &Position| mill_advice(&db, &memory, variant, opts.dir, p, opts.limits);
     play(db.game(), start, &seats, opts.as_json, &advise)
 }
 
@@ -145,7 +202,7 @@ pub fn oaq(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
         .map_err(CliError::other)?
         .map(|t| (t, OaqIndex::new(g)));
     let advise = |p: &retro_engine::oaq::Position| {
-        crate::analyse::oaq::analysis_json(g, table.as_ref(), p, opts.limits)
+        crate::analyse::oaq::analysis_json(g, table.as_ref(), p, false, opts.limits)
             .map_err(CliError::other)
     };
     play(&referee, start, &seats, opts.as_json, &advise)

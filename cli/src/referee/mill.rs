@@ -175,9 +175,15 @@ pub fn wdl_move<'a>(
 }
 
 /// The fastest winning move of `p` (won for its side to move) that still forces the next
-/// removal before the N-move rule draws the game. `None`: keep the tables' best (the rule is
-/// off, no winning move escapes it, or the search gave up).
-pub fn move_beating_the_n_move_rule(db: &Db, p: &Position) -> Result<Option<String>, ProbeError> {
+/// removal before the N-move rule draws the game, each move's search given `nodes`. `None`:
+/// keep the tables' best (the rule is off, no winning move escapes it, or the search gave up,
+/// which `gave_up` is then set for).
+pub fn move_beating_the_n_move_rule(
+    db: &Db,
+    p: &Position,
+    nodes: u64,
+    gave_up: &mut bool,
+) -> Result<Option<String>, ProbeError> {
     use retro_solver::mill::probe::move_value;
     use retro_solver::mill::removal::{plies_to_removal, RemovalError};
     let m = db.game();
@@ -208,9 +214,12 @@ pub fn move_beating_the_n_move_rule(db: &Db, p: &Position) -> Result<Option<Stri
         } else if left <= 1 {
             false
         } else {
-            match plies_to_removal(db, &q, p.side, left - 1, REMOVAL_NODES) {
+            match plies_to_removal(db, &q, p.side, left - 1, nodes) {
                 Ok(d) => d.is_some(),
-                Err(RemovalError::Budget) => return Ok(None),
+                Err(RemovalError::Budget) => {
+                    *gave_up = true;
+                    return Ok(None);
+                }
                 Err(RemovalError::Probe(e)) => return Err(e),
             }
         };

@@ -92,6 +92,18 @@ fn rule_error(rules: &RuleArgs, e: crate::error::CliError) -> ApiError {
     )
 }
 
+/// A principal variation asked of tables kept without distances (`--wdl-only`): the request's
+/// fault (400 on `pv`), not the server's.
+fn no_distances(e: &ProbeError) -> Option<ApiError> {
+    e.no_distances().then(|| {
+        ApiError::bad(
+            "pv",
+            "these tables keep win/draw/loss alone (compressed with --wdl-only): no principal \
+             variation (ask without pv)",
+        )
+    })
+}
+
 impl State {
     /// A server's state: `2 * threads` analysis threads (twice the event-loop threads, so that
     /// a slow search does not stall the probes), as many analyses at once.
@@ -240,13 +252,13 @@ impl State {
                 let (g, tables) = &*open;
                 let pos = dara_game::position(g, p.fen.as_deref()).map_err(bad_fen)?;
                 crate::analyse::dara::analysis_json(g, tables, &pos, p.pv, limits)
-                    .map_err(|e| ApiError::Internal(e.to_string()))
+                    .map_err(|e| no_distances(&e).unwrap_or(ApiError::Internal(e.to_string())))
             }
             Game::Oaq => {
                 let open = self.oaq(&rules)?;
                 let (g, table) = &*open;
                 let pos = oaq_game::position(g, p.fen.as_deref()).map_err(bad_fen)?;
-                crate::analyse::oaq::analysis_json(g, table.as_ref(), &pos, limits)
+                crate::analyse::oaq::analysis_json(g, table.as_ref(), &pos, p.pv, limits)
                     .map_err(|e| ApiError::Internal(e.to_string()))
             }
         }
@@ -272,7 +284,7 @@ impl State {
                 "fen",
                 "a removal is pending: no table holds such a position (ask with search=1)",
             ),
-            e => ApiError::Internal(e.to_string()),
+            e => no_distances(&e).unwrap_or(ApiError::Internal(e.to_string())),
         }
     }
 
