@@ -108,10 +108,27 @@ pub fn run(a: &CompressArgs) -> Result<(), CliError> {
         .cloned()
         .collect();
     if raw.is_empty() && drop_dtm.is_empty() {
-        return Err(CliError::other(format!(
-            "no raw sector tables under {} (nothing to compress)",
-            a.dir.display()
-        )));
+        // A folder compressed already (a second run, or one after a finished resume) is done;
+        // one without tables is a mistake.
+        let done = files
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "rtbw" || e == "rtbp"))
+            .count();
+        if done == 0 {
+            return Err(CliError::other(format!(
+                "no raw sector tables under {} (nothing to compress)",
+                a.dir.display()
+            )));
+        }
+        if a.json {
+            println!("{}", json!({"tables": [], "compressed_already": done}));
+        } else {
+            println!(
+                "nothing to compress: the {done} sector tables under {} are compressed already",
+                a.dir.display()
+            );
+        }
+        return Ok(());
     }
     let folders: BTreeSet<PathBuf> = raw
         .iter()

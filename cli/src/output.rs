@@ -240,11 +240,20 @@ pub fn limits(depth: Option<u32>, time: Option<f64>) -> Result<Limits, CliError>
     })
 }
 
+/// `n` plies, in words: "1 ply", "7 plies".
+pub fn plies(n: u64) -> String {
+    if n == 1 {
+        "1 ply".into()
+    } else {
+        format!("{n} plies")
+    }
+}
+
 /// One line describing a move's or a position's value from an analysis object.
 pub fn describe(v: &Value) -> String {
     match (v["result"].as_str(), v["plies"].as_u64(), &v["score"]) {
         (Some("draw"), _, _) => "draw".into(),
-        (Some(r), Some(n), _) => format!("{r} in {n} plies"),
+        (Some(r), Some(n), _) => format!("{r} in {}", plies(n)),
         (Some(r), None, s) if !s.is_null() => format!("{r} (score {s})"),
         (Some(r), None, _) => r.into(),
         (None, _, s) if !s.is_null() => format!("score {s}"),

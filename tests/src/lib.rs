@@ -67,6 +67,14 @@ pub fn solved_mill_with(args: &[&str]) -> tempfile::TempDir {
     dir
 }
 
+/// `n` plies as the CLI words them: "1 ply", "7 plies".
+pub fn plies(n: impl std::fmt::Display) -> String {
+    match n.to_string().as_str() {
+        "1" => "1 ply".to_string(),
+        s => format!("{s} plies"),
+    }
+}
+
 /// Stdout as text.
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

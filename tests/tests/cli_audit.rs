@@ -199,3 +199,35 @@ fn oaq_gives_a_principal_variation_from_its_table() {
     assert_eq!(v["source"], "search", "{v}");
     assert!(v["pv"].is_null(), "{v}");
 }
+
+/// `--dir` naming a table folder itself (one rule profile's, inside the folder `solve` was
+/// given) says so and names the folder to give instead, rather than offering to solve the
+/// game again inside it.
+#[test]
+fn a_table_folder_given_as_dir_is_named_as_such() {
+    let dir = solved_mill_with(&["--variant", "six-mens-morris", "--max-stones", "3"]);
+    let folder = game_folder(dir.path());
+    let f = folder.to_str().unwrap();
+    let o = retro(
+        &[
+            "analyse",
+            "mill",
+            "--variant",
+            "six-mens-morris",
+            "--dir",
+            f,
+        ],
+        None,
+    );
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("is a table folder"), "{err}");
+    assert!(
+        err.contains(&format!(
+            "the folder that holds it, {}",
+            dir.path().display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("build it with"), "{err}");
+}

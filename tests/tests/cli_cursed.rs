@@ -531,7 +531,10 @@ fn play_from_the_last_safe_counter_wins_even_where_the_tables_best_move_would_no
             "tables"
         };
         let (text, s) = t.play(p, N, "none", "");
-        let first = format!("1 {side} plays {want} (win in {plies} plies; {source})");
+        let first = format!(
+            "1 {side} plays {want} (win in {}; {source})",
+            retro_tests::plies(plies)
+        );
         assert!(
             text.lines().any(|l| l == first),
             "missing '{first}':\n{text}"
@@ -603,9 +606,9 @@ fn a_cursed_win_is_drawn_by_the_n_move_rule_against_a_resisting_loser() {
         assert!(!t.forced(p, w, left), "{}: forced in {left}", t.fen(p));
         let best = strings(&v["best"])[0].clone();
         let first = format!(
-            "1 {} plays {best} (win in {} plies; tables)",
+            "1 {} plays {best} (win in {}; tables)",
             w.name(),
-            v["plies"]
+            retro_tests::plies(&v["plies"])
         );
 
         // The loser is typed in and resists: each of its moves leaves the winner unable to

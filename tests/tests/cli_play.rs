@@ -170,7 +170,10 @@ fn mill_engine_wins_in_the_promised_plies_against_the_longest_defence() {
     for (i, mv) in line.iter().enumerate() {
         let ply = i + 1;
         let want = if i % 2 == 0 {
-            format!("{ply} white plays {mv} (win in {} plies; tables)", n - i)
+            format!(
+                "{ply} white plays {mv} (win in {}; tables)",
+                retro_tests::plies(n - i)
+            )
         } else {
             format!("{ply} black plays {mv}")
         };
@@ -351,7 +354,7 @@ fn mill_undo_hint_moves_fen_quit_and_illegal_moves() {
         let mv = row["move"].as_str().unwrap();
         let want = match row["result"].as_str().unwrap() {
             "draw" => "draw".to_string(),
-            r => format!("{r} in {} plies", row["plies"]),
+            r => format!("{r} in {}", retro_tests::plies(&row["plies"])),
         };
         let got = &hinted.iter().find(|h| h.0 == mv).unwrap().1;
         assert_eq!(got, &want, "{mv}");

@@ -292,7 +292,7 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
     print!("{}", g.diagram(&p));
     println!("Position: {}", g.format_position(&p));
     let describe = |r: &Value| match (r["result"].as_str(), r["plies"].as_u64()) {
-        (Some(res), Some(n)) => format!("{res} in {n} plies"),
+        (Some(res), Some(n)) => format!("{res} in {}", crate::output::plies(n)),
         (Some(res), None) => res.to_string(),
         _ => "?".to_string(),
     };
@@ -326,7 +326,9 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
         .as_array()
         .map(|b| b.iter().filter_map(|x| x.as_str()).collect())
         .unwrap_or_default();
-    println!("Best: {}", best.join(" "));
+    if !best.is_empty() {
+        println!("Best: {}", best.join(" "));
+    }
     for m in v["moves"].as_array().into_iter().flatten() {
         let score = if m["score"].is_null() {
             String::new()
@@ -350,6 +352,9 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
             db.folder.display(),
             dir.display()
         );
+        if let Some(hint) = crate::games::table_folder_hint(dir) {
+            println!("{hint}");
+        }
     }
     if !v["nodes"].is_null() {
         println!(

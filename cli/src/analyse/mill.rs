@@ -39,7 +39,9 @@ pub fn search_json(
 fn print_moves(out: &Json) {
     if let Some(best) = out["best"].as_array() {
         let names: Vec<&str> = best.iter().filter_map(|b| b.as_str()).collect();
-        println!("Best: {}", names.join(" "));
+        if !names.is_empty() {
+            println!("Best: {}", names.join(" "));
+        }
     }
     if let Some(moves) = out["moves"].as_array() {
         for mv in moves {

@@ -263,7 +263,9 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
         .as_array()
         .map(|b| b.iter().filter_map(|x| x.as_str()).collect())
         .unwrap_or_default();
-    println!("Best: {}", best.join(" "));
+    if !best.is_empty() {
+        println!("Best: {}", best.join(" "));
+    }
     for m in v["moves"].as_array().into_iter().flatten() {
         println!("  {:<4} {}", m["move"].as_str().unwrap_or(""), m["score"]);
     }
@@ -274,6 +276,9 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
         println!("PV: none (a principal variation comes from a solved game's table)");
     }
     if v["source"] == "search" {
+        if let Some(hint) = crate::games::table_folder_hint(dir) {
+            println!("No table for these rules here: {hint}");
+        }
         println!(
             "({} positions, {:.2} s)",
             v["nodes"],

@@ -35,7 +35,9 @@ impl Seats {
     }
 }
 
-const HELP: &str = "Commands: a move in the game's notation; undo (take back your last move); \
+const HELP: &str =
+    "Commands: a move in the game's notation; undo (take back your last move and the \
+engine's reply); \
 hint (every move with its value); moves (the legal moves); board; fen; help; quit.";
 
 /// Where an analysis came from, for the user.

@@ -30,6 +30,12 @@ fn rule_flags(db: &Db, variant: &str) -> String {
 pub fn probe_err(db: &Db, variant: &str, dir: &Path, e: ProbeError) -> CliError {
     match e {
         ProbeError::Missing { sector, .. } => {
+            if let Some(hint) = crate::games::table_folder_hint(dir) {
+                return CliError::other(format!(
+                    "no table for sector {sector} of {variant} in {}: {hint}",
+                    db.folder.display()
+                ));
+            }
             let plan = PlanFigures::new(db, &[sector]);
             let flags = rule_flags(db, variant);
             // Raw tables beyond the free disk: the solve must compress (as one that was
