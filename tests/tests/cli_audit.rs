@@ -231,3 +231,48 @@ fn a_table_folder_given_as_dir_is_named_as_such() {
     );
     assert!(!err.contains("build it with"), "{err}");
 }
+
+/// Over HTTP, a method a route does not take is a 405 with a JSON body (it was empty), and
+/// `/api/variants` refuses parameters, as every route refuses unknown ones.
+#[test]
+fn the_api_answers_a_wrong_method_and_a_stray_parameter_in_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), &[]);
+    let r = retro_tests::server::post(server.port, "/api/mill", b"{}");
+    assert_eq!(r.status, 405, "{}", String::from_utf8_lossy(&r.body));
+    assert!(r.json()["error"].as_str().unwrap().contains("POST"));
+    let r = get(server.port, "/api/batch");
+    assert_eq!(r.status, 405, "{}", String::from_utf8_lossy(&r.body));
+    let r = get(server.port, "/api/variants?x=1");
+    assert_eq!(r.status, 400, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.json()["field"], "x");
+    let r = get(server.port, "/api/variants");
+    assert_eq!(r.status, 200);
+}
+
+/// `--split` is Mill's; Ô Ăn Quan's table takes no compression options: each is refused, not
+/// ignored.
+#[test]
+fn options_of_another_game_are_refused() {
+    for args in [
+        &["perft", "dara", "--depth", "1", "--split"][..],
+        &["perft", "oaq", "--depth", "1", "--split"],
+        &["moves", "dara", "--split"],
+        &[
+            "solve",
+            "oaq",
+            "--rule",
+            "seeds=1,1",
+            "--compress",
+            "--dry-run",
+        ],
+    ] {
+        let o = retro(args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("are for") || stderr(&o).contains("is for"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}

@@ -168,8 +168,31 @@ async fn batch(AxState(state): AxState<Shared>, body: Bytes) -> Result<Json<Valu
     .map(Json)
 }
 
-async fn variants() -> Json<Value> {
-    Json(crate::variants::json())
+/// The presets; it takes no parameter (an unknown one is an error, as on every route).
+async fn variants(RawQuery(query): RawQuery) -> Result<Json<Value>, ApiError> {
+    if let Some(q) = query.as_deref().filter(|q| !q.is_empty()) {
+        let name: String = q
+            .split(['=', '&'])
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(40)
+            .collect();
+        return Err(ApiError::bad(
+            &name,
+            "unknown parameter (/api/variants takes none)",
+        ));
+    }
+    Ok(Json(crate::variants::json()))
+}
+
+/// A method a route does not take (POST to an analysis, GET to the batch): 405 in JSON, as
+/// every other error.
+async fn wrong_method(method: Method) -> ApiError {
+    ApiError::Status(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("method {method} not allowed here (the API: GET /api/GAME, GET /api/board/GAME, GET /api/variants, POST /api/batch)"),
+    )
 }
 
 async fn not_found(method: Method) -> ApiError {
@@ -246,6 +269,7 @@ pub fn router(state: Shared) -> Router {
         .route("/api/batch", post(batch))
         .route("/api/board/{game}", get(board))
         .route("/api/{game}", get(analyse))
+        .method_not_allowed_fallback(wrong_method)
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), guard))
         .layer(DefaultBodyLimit::max(MAX_BODY))

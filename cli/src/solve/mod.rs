@@ -285,6 +285,13 @@ pub fn run(a: &SolveArgs) -> Result<(), CliError> {
                     "--max-stones and --sector are for Mill and Dara; Ô Ăn Quan is solved whole (--rule seeds=K,M)",
                 ));
             }
+            if a.compress || a.no_derive || a.raw_budget.is_some() {
+                return Err(CliError::input(
+                    "--compress, --no-derive and --raw-budget are for the sector tables of Mill \
+                     and Dara; an Ô Ăn Quan table is one file, written compact already \
+                     (databases/README.md, \"Compact\")",
+                ));
+            }
             if a.dry_run {
                 return oaq_plan::dry_run(&a.rules, &a.dir, &opts);
             }
