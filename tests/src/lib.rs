@@ -67,6 +67,17 @@ pub fn solved_mill_with(args: &[&str]) -> tempfile::TempDir {
     dir
 }
 
+/// The one game folder (`<game>-<hash>`, one rule profile's tables) a solve made under `dir`.
+pub fn game_folder(dir: &Path) -> PathBuf {
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    assert_eq!(folders.len(), 1, "{folders:?}");
+    folders.pop().unwrap()
+}
+
 /// `n` plies as the CLI words them: "1 ply", "7 plies".
 pub fn plies(n: impl std::fmt::Display) -> String {
     match n.to_string().as_str() {

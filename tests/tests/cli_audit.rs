@@ -3,7 +3,7 @@
 //! variation asked of tables without distances over HTTP (500); `--pv` for Ô Ăn Quan (ignored).
 
 use retro_tests::server::{get, Server};
-use retro_tests::{retro, retro_bin, solved_mill_with, stderr, stdout};
+use retro_tests::{game_folder, retro, retro_bin, solved_mill_with, stderr, stdout};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -36,64 +36,37 @@ fn mkfifo(path: &Path) {
     assert!(made.success(), "mkfifo {}", path.display());
 }
 
-/// The one game folder of a solve under `dir`.
-fn game_folder(dir: &Path) -> std::path::PathBuf {
-    let mut folders: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    assert_eq!(folders.len(), 1, "{folders:?}");
-    folders.pop().unwrap()
-}
-
 /// russian-mill has no tables: `play` searches from the start (it stopped at the engine's
 /// first move with "no table can be built"), and solves a 3 against 3 endgame exactly.
 #[test]
 fn play_answers_under_rules_without_tables() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    let o = retro(
-        &[
+    let play = |extra: &[&str], input: &str| {
+        let base = [
             "play",
             "mill",
             "--variant",
             "russian-mill",
             "--dir",
             d,
-            "--depth",
-            "2",
             "--as",
             "white",
-            "--json",
-        ],
-        Some("d6\nquit\n"),
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let last = stdout(&o).lines().last().unwrap_or("").to_string();
+        ];
+        let o = retro(&[&base[..], extra].concat(), Some(input));
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let out = play(&["--depth", "2", "--json"], "d6\nquit\n");
+    let last = out.lines().last().unwrap_or("").to_string();
     let v: serde_json::Value = serde_json::from_str(&last).unwrap();
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 2, "{v}");
     assert_eq!(moves[0], "d6", "{v}");
 
     let fen = "OOO*****/********/***@@@** w m s 3 0 3 0 0 0 0 0 0 0 0 0 1";
-    let o = retro(
-        &[
-            "play",
-            "mill",
-            "--variant",
-            "russian-mill",
-            "--dir",
-            d,
-            "--fen",
-            fen,
-            "--as",
-            "white",
-        ],
-        Some("hint\nquit\n"),
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("closure"), "{}", stdout(&o));
+    let out = play(&["--fen", fen], "hint\nquit\n");
+    assert!(out.contains("closure"), "{out}");
 }
 
 /// A FIFO named like a table is refused as "not a regular file" by `verify`, `compress` and

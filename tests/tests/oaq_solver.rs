@@ -9,7 +9,7 @@ use retro_solver::oaq::search::{search, Limits};
 use retro_solver::oaq::solve::solve;
 use retro_solver::oaq::table::OaqProbe;
 use retro_tables::oaq_table::{write, OaqHeader};
-use retro_tests::{retro, stderr, stdout};
+use retro_tests::{game_folder, retro, stderr, stdout};
 use std::collections::HashMap;
 
 fn game(seeds: &str) -> Oaq {
@@ -24,16 +24,6 @@ fn analyse_json(dir: &str, rules: &str) -> std::process::Output {
         &["analyse", "oaq", "--rule", rules, "--dir", dir, "--json"],
         None,
     )
-}
-
-/// The one game folder a solve made under `dir`.
-fn game_folder(dir: &std::path::Path) -> std::path::PathBuf {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .next()
-        .unwrap()
-        .path()
 }
 
 /// A xorshift generator: reproducible random numbers for the tests.
