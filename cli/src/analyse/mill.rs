@@ -88,6 +88,18 @@ const CLOSURE_STONES: u32 = 6;
 /// The analysis of a position under rules no table holds (one-time mills): its value and its
 /// moves' values, exact, from every position reachable from it, when those are few enough.
 pub fn closure_json(m: &Mill, p: &Position, variant: &str, why: &str) -> Result<Json, CliError> {
+    let c = closure(m, p, variant, why)?;
+    Ok(closure_answer(m, &c, p).expect("a closure holds its root"))
+}
+
+/// Every position reachable from `p` solved, under rules no table holds (`why`), when `p` has
+/// few enough stones and they are few enough.
+pub fn closure(
+    m: &Mill,
+    p: &Position,
+    variant: &str,
+    why: &str,
+) -> Result<retro_solver::mill::closure::Closure, CliError> {
     let stones =
         p.stones[0].count_ones() + p.stones[1].count_ones() + (p.hand[0] + p.hand[1]) as u32;
     if stones > CLOSURE_STONES {
@@ -97,12 +109,21 @@ pub fn closure_json(m: &Mill, p: &Position, variant: &str, why: &str) -> Result<
              position has {stones} (the README gives the figures)"
         )));
     }
-    let c = retro_solver::mill::closure::Closure::solve(m, p, CLOSURE_LIMIT).map_err(|e| {
+    retro_solver::mill::closure::Closure::solve(m, p, CLOSURE_LIMIT).map_err(|e| {
         CliError::input(format!(
             "{variant} has no tables ({why}), and {e}: without tables only small endgames are \
              solved, about 3 against 3 (the README gives the figures)"
         ))
-    })?;
+    })
+}
+
+/// [`closure_json`]'s answer for `p` from a closure solved already: `None` if `p` is not in it.
+pub fn closure_answer(
+    m: &Mill,
+    c: &retro_solver::mill::closure::Closure,
+    p: &Position,
+) -> Option<Json> {
+    c.value(m, p)?;
     let value = |q: &Position| {
         c.value(m, q)
             .expect("the closure holds every move's result")
@@ -127,7 +148,7 @@ pub fn closure_json(m: &Mill, p: &Position, variant: &str, why: &str) -> Result<
     let mut out = values_json(m, p, v, &scored);
     out["exact"] = json!("closure");
     out["positions"] = json!(c.len());
-    Ok(out)
+    Some(out)
 }
 
 /// A probe's answer, `None` where no table holds the position (a missing sector, a removal

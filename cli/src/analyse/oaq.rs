@@ -112,6 +112,7 @@ fn judge(
 
 /// The analysis of a position: from the solved game's table when it holds it, else a search
 /// (an error when the part of the table read is damaged).
+///
 /// With `pv`, a table's answer has a principal variation (`"pv"`); a search's has `"pv": null`.
 pub fn analysis_json(
     g: &Oaq,

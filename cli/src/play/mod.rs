@@ -57,6 +57,9 @@ struct MillMemory<'a> {
     /// giving up again; with few plies left before the rule, where it matters, the search is
     /// small and still ends).
     gave_up: std::cell::Cell<Option<[u32; 4]>>,
+    /// Under rules without tables, the last endgame solved whole: it holds every position
+    /// the game can reach from there (seconds to solve; once a game).
+    closure: RefCell<Option<retro_solver::mill::closure::Closure>>,
 }
 
 /// The Mill adviser: the tables; a search where they do not hold the position.
@@ -107,13 +110,22 @@ fn mill_advice<'a>(
         // Rules the solver has no tables for (russian-mill): small endgames are solved on
         // the spot from the positions they reach, as `analyse` does; the rest searched.
         Err(ProbeError::Unsupported { why, .. }) => {
-            match crate::analyse::mill::closure_json(db.game(), p, variant, &why) {
-                Ok(mut v) => {
+            use crate::analyse::mill::{closure, closure_answer};
+            let mut held = memory.closure.borrow_mut();
+            let mut answer = held.as_ref().and_then(|c| closure_answer(db.game(), c, p));
+            if answer.is_none() {
+                if let Ok(c) = closure(db.game(), p, variant, &why) {
+                    answer = closure_answer(db.game(), &c, p);
+                    *held = Some(c);
+                }
+            }
+            match answer {
+                Some(mut v) => {
                     v["source"] = json!("closure");
                     v["proven"] = json!(true);
                     Ok(v)
                 }
-                Err(_) => mill_search(db, variant, dir, p, limits),
+                None => mill_search(db, variant, dir, p, limits),
             }
         }
         Err(ProbeError::Missing { .. } | ProbeError::RemovalPending) => {
