@@ -221,6 +221,12 @@ fn the_api_answers_a_wrong_method_and_a_stray_parameter_in_json() {
     assert_eq!(r.json()["field"], "x");
     let r = get(server.port, "/api/variants");
     assert_eq!(r.status, 200);
+
+    // Serving from a folder that is not there is allowed (boards, searches) but warned of.
+    let gone = dir.path().join("not-here");
+    let server = Server::start(&gone, &[]);
+    let err = server.stop();
+    assert!(err.contains("is not a folder"), "{err}");
 }
 
 /// `--split` is Mill's; Ô Ăn Quan's table takes no compression options: each is refused, not

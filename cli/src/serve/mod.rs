@@ -61,6 +61,16 @@ pub fn run(a: &ServeArgs) -> Result<(), CliError> {
         max_connections: a.max_connections,
         max_search: a.max_search_time,
     };
+    // Serving without tables is allowed (boards, searches), but seldom meant.
+    if let Some(hint) = crate::games::table_folder_hint(&a.dir) {
+        eprintln!("retro serve: warning: {hint}");
+    } else if !a.dir.is_dir() {
+        eprintln!(
+            "retro serve: warning: {} is not a folder: no tables (Mill answers 503 with the \
+             solve command; Dara and Ô Ăn Quan are searched)",
+            a.dir.display()
+        );
+    }
     let state = answer::State::new(a.dir.clone(), threads, limits).map_err(CliError::other)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(threads.max(1))
