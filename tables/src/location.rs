@@ -30,6 +30,18 @@ pub fn profile_folder_name(game: &str, fingerprint: &str) -> String {
     format!("{game}-{:016x}", fingerprint_hash(fingerprint))
 }
 
+/// Whether `name` has the form of a rule profile's folder name ([`profile_folder_name`]): a
+/// game's name, `-`, 16 hexadecimal digits.
+pub fn is_profile_folder_name(name: &str) -> bool {
+    name.split_once('-').is_some_and(|(game, hash)| {
+        [GAME_MILL, GAME_DARA, GAME_OAQ]
+            .into_iter()
+            .any(|id| game_name(id) == Some(game))
+            && hash.len() == 16
+            && hash.bytes().all(|b| b.is_ascii_hexdigit())
+    })
+}
+
 /// The folder of a rule profile's tables under `dir`.
 pub fn profile_folder(dir: &Path, game: &str, fingerprint: &str) -> PathBuf {
     dir.join(profile_folder_name(game, fingerprint))
@@ -81,4 +93,28 @@ pub fn table_files(raw: &Path) -> [PathBuf; 3] {
 /// The file of a derived table beside the raw file `raw` would be.
 pub fn derived_file(raw: &Path) -> PathBuf {
     raw.with_extension("rtbp")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profile_folder_names_are_recognised() {
+        for game in ["mill", "dara", "oaq"] {
+            let name = profile_folder_name(game, "some rules");
+            assert!(is_profile_folder_name(&name), "{name}");
+        }
+        for name in [
+            "databases",
+            "mill",
+            "mill-",
+            "chess-0123456789abcdef",
+            "mill-0123456789abcde",
+            "mill-0123456789abcdefa",
+            "mill-0123456789abcdeg",
+        ] {
+            assert!(!is_profile_folder_name(name), "{name}");
+        }
+    }
 }

@@ -123,12 +123,11 @@ pub fn closure_answer(
     c: &retro_solver::mill::closure::Closure,
     p: &Position,
 ) -> Option<Json> {
-    c.value(m, p)?;
+    let v = c.value(m, p)?;
     let value = |q: &Position| {
         c.value(m, q)
             .expect("the closure holds every move's result")
     };
-    let v = value(p);
     let mut moves = Vec::new();
     m.moves(p, &mut moves);
     let scored: Vec<(String, Value)> = moves

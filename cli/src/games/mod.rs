@@ -8,11 +8,7 @@ pub mod oaq;
 /// rather than the folder that holds them: what to give `--dir` instead.
 pub fn table_folder_hint(dir: &std::path::Path) -> Option<String> {
     let name = dir.file_name()?.to_str()?;
-    let (game, hash) = name.split_once('-')?;
-    let is_table_folder = ["mill", "dara", "oaq"].contains(&game)
-        && hash.len() == 16
-        && hash.bytes().all(|b| b.is_ascii_hexdigit());
-    is_table_folder.then(|| {
+    retro_tables::location::is_profile_folder_name(name).then(|| {
         let parent = dir
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -24,6 +20,17 @@ pub fn table_folder_hint(dir: &std::path::Path) -> Option<String> {
             parent.display()
         )
     })
+}
+
+/// `--split` (a Mill removal as a ply of its own) asked of another game: refused, not ignored.
+pub fn check_split(game: crate::args::GameKind, split: bool) -> Result<(), crate::error::CliError> {
+    if split && !matches!(game, crate::args::GameKind::Mill) {
+        return Err(crate::error::CliError::input(
+            "--split is for Mill (a removal as a ply of its own); a Dara capture is part of its \
+             move, and Ô Ăn Quan has no removals",
+        ));
+    }
+    Ok(())
 }
 
 /// The points a move text names in order (`a1-a4xg7`: a1, a4, g7), which the web page's clicks

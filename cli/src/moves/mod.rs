@@ -10,12 +10,7 @@ use crate::error::CliError;
 /// Runs `retro moves`.
 pub fn run(a: &MovesArgs) -> Result<(), CliError> {
     let (fen, batch) = (a.fen.as_deref(), a.batch.as_deref());
-    if a.split && !matches!(a.game, GameKind::Mill) {
-        return Err(CliError::input(
-            "--split is for Mill (a removal as a ply of its own); a Dara capture is part of its \
-             move, and Ô Ăn Quan has no removals",
-        ));
-    }
+    crate::games::check_split(a.game, a.split)?;
     match a.game {
         GameKind::Mill => mill::moves(&a.rules, fen, a.split, a.json, batch),
         GameKind::Dara => dara::moves(&a.rules, fen, a.json, batch),

@@ -10,12 +10,7 @@ use crate::error::CliError;
 /// Runs `retro perft`.
 pub fn run(a: &PerftArgs) -> Result<(), CliError> {
     let (fen, bulk) = (a.fen.as_deref(), !a.no_bulk);
-    if a.split && !matches!(a.game, GameKind::Mill) {
-        return Err(CliError::input(
-            "--split is for Mill (a removal as a ply of its own); a Dara capture is part of its \
-             move, and Ô Ăn Quan has no removals",
-        ));
-    }
+    crate::games::check_split(a.game, a.split)?;
     match a.game {
         GameKind::Mill => mill::perft(
             &a.rules, fen, a.depth, a.split, bulk, a.divide, a.threads, a.json,
