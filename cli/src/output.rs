@@ -100,6 +100,12 @@ pub fn batch(path: &str, each: impl Fn(usize, &str) -> Value + Sync) -> Result<(
     }
     let f = std::fs::File::open(path)
         .map_err(|e| CliError::input(format!("cannot open {path}: {e}")))?;
+    // A folder opens on Linux and fails at the first read: bad input, said as such.
+    if f.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(CliError::input(format!(
+            "cannot read {path}: a folder, not a file of positions"
+        )));
+    }
     let mut input = std::io::BufReader::new(f);
     let mut i = 0;
     loop {

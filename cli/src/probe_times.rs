@@ -18,6 +18,8 @@ pub struct ProbeTimes {
     tables: BTreeMap<SectorKey, (&'static str, Vec<u64>)>,
     /// Time the win/draw/loss probe alone.
     wdl: bool,
+    /// Probes that timed the result alone for want of distances (`--wdl-only` tables).
+    wdl_fallbacks: usize,
 }
 
 /// The kind of a table, as the report names it.
@@ -42,6 +44,7 @@ impl ProbeTimes {
         ProbeTimes {
             tables: BTreeMap::new(),
             wdl,
+            wdl_fallbacks: 0,
         }
     }
 
@@ -69,7 +72,10 @@ impl ProbeTimes {
             let ns = start.elapsed().as_nanos() as u64;
             match v {
                 // Tables without distances (`--wdl-only`): the result alone is timed.
-                Err(e) if e.no_distances() => timed_wdl()?,
+                Err(e) if e.no_distances() => {
+                    self.wdl_fallbacks += 1;
+                    timed_wdl()?
+                }
                 v => {
                     v.map_err(CliError::other)?;
                     ns
@@ -99,7 +105,14 @@ impl ProbeTimes {
             let (median, p99) = quantiles(v);
             kinds.push((*what, v.len(), median, p99));
         }
-        let probe = if self.wdl { "wdl" } else { "value" };
+        // What was timed: the value with its distance, the result alone (`--wdl`, or tables
+        // without distances), or both (some tables with distances, some without).
+        let probe = match self.wdl_fallbacks {
+            _ if self.wdl => "wdl",
+            0 => "value",
+            n if n == every.len() => "wdl",
+            _ => "value or wdl",
+        };
         let w = |r: std::io::Result<()>| r.map_err(|e| CliError::other(format!("stdout: {e}")));
         if as_json {
             let tables: Vec<_> = rows

@@ -226,7 +226,7 @@ fn emit<R: SectorRules>(
     keys.sort();
     keys.retain(|k| (wanted.is_empty() || wanted.contains(k)) && db.has_table(*k));
     if let Some(k) = wanted.iter().find(|k| !db.has_table(**k)) {
-        return Err(CliError::input(format!(
+        return Err(CliError::other(format!(
             "no table of sector {},{},{},{} under {}",
             k.w,
             k.b,
@@ -236,7 +236,7 @@ fn emit<R: SectorRules>(
         )));
     }
     if keys.is_empty() {
-        return Err(CliError::input(format!(
+        return Err(CliError::other(format!(
             "no tables under {} for these rules (solve some first: `retro solve`)",
             a.dir.display()
         )));

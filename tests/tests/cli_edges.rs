@@ -81,6 +81,19 @@ fn batch_lines_that_cannot_be_read_are_errors_in_place() {
         assert!(e.contains("longer than 1 MiB"), "{e}");
         assert!(lines[2]["input"].as_str().unwrap().len() < 300);
     }
+    // A folder named as the file of positions (or of a record) is bad input: exit 2, said so.
+    let d = dir.path().to_str().unwrap();
+    for args in [
+        &["moves", "mill", "--batch", d][..],
+        &["analyse", "dara", "--batch", d],
+        &["analyse", "mill", "--record", d],
+    ] {
+        let o = retro(args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(d), "{args:?}: {}", stderr(&o));
+    }
+    let o = retro(&["moves", "mill", "--batch", d], None);
+    assert!(stderr(&o).contains("a folder"), "{}", stderr(&o));
 }
 
 /// `retro play` reading a line longer than a MiB says so and reads on.

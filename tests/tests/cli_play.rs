@@ -415,6 +415,37 @@ fn mill_undo_hint_moves_fen_quit_and_illegal_moves() {
     assert_eq!(s["reason"], "quit");
     assert_eq!(s["moves"].as_array().unwrap().len(), 2);
 
+    // `resign` ends the game: the side to move loses (it was `quit` under another name).
+    let text = play(
+        &[
+            "mill",
+            "--variant",
+            SIX,
+            "--dir",
+            d,
+            "--fen",
+            WIN7,
+            "--json",
+        ],
+        "c4-b4\nresign\nc4-d4\n",
+    );
+    assert!(
+        text.contains("white resigns at ply 2: black wins."),
+        "{text}"
+    );
+    let s = summary(&text);
+    assert_eq!(
+        (&s["reason"], &s["resigned"], &s["winner"], &s["game_over"]),
+        (
+            &serde_json::json!("resignation"),
+            &serde_json::json!("white"),
+            &serde_json::json!("black"),
+            &serde_json::json!(true)
+        ),
+        "{s}"
+    );
+    assert_eq!(s["ended_at_ply"], 2, "{s}");
+
     // `--as both`: the engine does not move; each line is one side's move.
     let text = play(
         &[

@@ -92,12 +92,18 @@ fn samples_are_legal_repeatable_and_where_asked() {
         assert_eq!(if white { (w, b) } else { (b, w) }, (4, 3), "{fen}");
     }
 
-    for (extra, says) in [
-        (&["--sector", "5,5,0,0"][..], "no table of sector 5,5,0,0"),
-        (&["--sector", "5,x"][..], "bad --sector"),
+    // A sector without a table is a missing table (exit 1, as `analyse` says of one); a
+    // malformed sector is bad input (exit 2).
+    for (extra, says, code) in [
+        (
+            &["--sector", "5,5,0,0"][..],
+            "no table of sector 5,5,0,0",
+            1,
+        ),
+        (&["--sector", "5,x"][..], "bad --sector", 2),
     ] {
         let o = sample(d, extra);
-        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+        assert_eq!(o.status.code(), Some(code), "{extra:?}");
         assert!(stderr(&o).contains(says), "{}", stderr(&o));
     }
     // --time probes each position instead: raw tables here, then compressed and derived ones.
@@ -159,7 +165,7 @@ fn samples_are_legal_repeatable_and_where_asked() {
     );
     let empty = tempfile::tempdir().unwrap();
     let o = sample(empty.path().to_str().unwrap(), &[]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("no tables"), "{}", stderr(&o));
 }
 
@@ -271,6 +277,9 @@ fn check_and_time_read_win_draw_loss_tables() {
     let o = sample(d, &["--time", "--count", "2000", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("compressed"), "{}", stdout(&o));
+    // Without distances, what was timed is the result alone, and the report says so.
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["probe"], "wdl", "{v}");
     let o = sample(
         d,
         &[

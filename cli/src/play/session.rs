@@ -38,7 +38,8 @@ impl Seats {
 const HELP: &str =
     "Commands: a move in the game's notation; undo (take back your last move and the \
 engine's reply); \
-hint (every move with its value); moves (the legal moves); board; fen; help; quit.";
+hint (every move with its value); moves (the legal moves); board; fen; help; resign (the \
+side to move loses); quit (leave the game unfinished).";
 
 /// Where an analysis came from, for the user.
 fn source(v: &Json) -> String {
@@ -69,6 +70,8 @@ pub fn play<R: Referee>(
     println!("{HELP}");
     print!("{}", referee.diagram(rec.last()));
     let mut quit = false;
+    // The side that resigned, if one did.
+    let mut resigned: Option<&str> = None;
     while rec.ended.is_none() {
         if !human(rec.last()) {
             let v = advise(rec.last())?;
@@ -116,8 +119,12 @@ pub fn play<R: Referee>(
         let cmd = line.trim();
         match cmd {
             "" => {}
-            "quit" | "exit" | "resign" => {
+            "quit" | "exit" => {
                 quit = true;
+                break;
+            }
+            "resign" => {
+                resigned = Some(referee.side(rec.last()));
                 break;
             }
             "help" | "?" => println!("{HELP}"),
@@ -172,15 +179,21 @@ pub fn play<R: Referee>(
             },
         }
     }
-    let summary = match &rec.ended {
-        Some((ply, why)) => {
+    let summary = match (&rec.ended, resigned) {
+        (None, Some(loser)) => {
+            let winner = names[usize::from(loser == names[0])];
+            println!("{loser} resigns at ply {}: {winner} wins.", rec.moves.len());
+            json!({"reason": "resignation", "resigned": loser, "winner": winner,
+                "ended_at_ply": rec.moves.len()})
+        }
+        (Some((ply, why)), _) => {
             let mut v = referee.final_result(rec.last(), why);
             println!("Game over at ply {ply}: {}.", why.reason());
             v["reason"] = json!(why.reason());
             v["ended_at_ply"] = json!(ply);
             v
         }
-        None => {
+        (None, None) => {
             println!(
                 "Game {} at ply {}.",
                 if quit {
@@ -197,7 +210,7 @@ pub fn play<R: Referee>(
         let mut v = summary;
         v["fen"] = json!(referee.fen(rec.last()));
         v["moves"] = json!(rec.moves);
-        v["game_over"] = json!(rec.ended.is_some());
+        v["game_over"] = json!(rec.ended.is_some() || resigned.is_some());
         println!("{v}");
     }
     Ok(())
