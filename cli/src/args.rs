@@ -41,7 +41,9 @@ pub enum Command {
     /// List the legal moves and the game state of a position.
     #[command(
         long_about = "List the legal moves of a position, sorted, and its state (side to \
-move, phase, whether the game is over and why). Without --fen: the variant's start position.\n\n\
+move, phase for Mill and Dara, whether the game is over and why; the position itself is \
+\"fen\" for Mill, \"position\" for Dara and Ô Ăn Quan). Without --fen: the variant's start \
+position.\n\n\
 Moves are in the compound form (a move with its removal is one ply: `a1-a4xg7`) unless --split \
 is given (the reference app's form: `a1-a4`, then `xg7` as its own step).\n\n\
 --batch FILE (or - for stdin) reads one FEN per line and prints one JSON object per line, in \
@@ -63,8 +65,10 @@ removal is one ply. --divide prints the count below each root move."
 and the distance to the end in plies) of every position of the asked sectors and of every sector \
 they depend on, and write one table per sector under --dir.\n\n\
 A sector W,B,WF,BF holds the positions where the side to move has W stones on the board and WF \
-in hand, the opponent B and BF. Without --sector or --max-stones: the whole game from the start \
-(placement included). --max-stones N: the moving phase with 3 to N stones a side.\n\n\
+in hand, the opponent B and BF (Dara: WvB, its movement-phase endgames). Without --sector or \
+--max-stones: the whole Mill game from the start (placement included); Dara needs one of them; \
+Ô Ăn Quan is solved whole (--rule seeds=K,M). --max-stones N: the moving phase with 3 to N \
+stones a side.\n\n\
 Sectors whose tables already exist and verify are kept, so a killed solve resumes where it \
 stopped. Examples:\n  retro solve mill --variant six-mens-morris\n  retro solve mill --max-stones 4\n  \
 retro solve mill --sector 3,3,0,0 --json"
@@ -76,17 +80,19 @@ retro solve mill --sector 3,3,0,0 --json"
 the distance to the end in plies, winner shortest, loser longest), every legal move with its \
 value, and the best moves. --pv adds a principal variation (from tables; an answer by search has \
 none). Without --fen: the start position.\n\n\
-mill: from the tables; a missing table is an error that names the solve command.\n\
+mill: from the tables; a missing table is an error that names the solve command, or with \
+--search (or --time/--depth) a search as Dara's.\n\
 dara: from the endgame tables (`retro solve dara`) when they hold the position, else an \
-alpha-beta search (iterative deepening, transposition table, --depth/--time, default 2 s) \
+alpha-beta search (iterative deepening, transposition table, --depth/--time, default 2 s, \
+no time limit when only --depth is given) \
 with the tables at its leaves; \"proven\" says whether the result is exact, \"depth\" how deep \
 it searched, and \"result\" is \"unknown\" when no forced result was found.\n\
 oaq: from the table of a solved game (`retro solve oaq`) when there is one, else a search; \
 scores are future net seeds for the side to move.\n\n\
 JSON (--json, and one line per FEN with --batch FILE or - for stdin): {\"fen\":..., \
 \"result\":\"win\"|\"draw\"|\"loss\", \"plies\":N or null, \"best\":[...], \"moves\":[{\"move\":..., \
-\"result\":..., \"plies\":...}]}, plus \"proven\", \"depth\", \"source\" (tables|search|rules, the last for a finished game) and \
-\"score\" for Dara; Ô Ăn Quan: {\"fen\", \"score\", \"proven\", \"depth\", \"best\", \"moves\"}."
+\"result\":..., \"plies\":...}]}, plus \"proven\", \"depth\", \"source\" (tables|search|rules, the last for a finished game: Mill too) and \
+\"score\" for Dara and a Mill search; Ô Ăn Quan: {\"fen\", \"score\", \"proven\", \"depth\", \"best\", \"moves\"}."
     )]
     Analyse(AnalyseArgs),
     /// Play a game in the terminal against perfect play (tables) or search.
@@ -172,7 +178,7 @@ web page for the three games (an SVG board: click to place, slide, remove, sow; 
 with its value, best first; the URL carries the position) and a JSON API that answers what \
 `retro analyse ... --json` answers:\n  \
 GET  /api/mill?variant=V&fen=F&rule=FIELD=VALUE   (also pv=1; search=1 searches where no table holds the position)\n  \
-GET  /api/dara?fen=F        GET /api/oaq?fen=F&rule=seeds=1,1   (time=S, depth=N bound their searches)\n  \
+GET  /api/dara?fen=F        GET /api/oaq?fen=F&rule=seeds=1,1   (time=S up to --max-search-time, depth=N from 1 to 200 bound their searches)\n  \
 POST /api/batch   {\"game\":\"mill\",\"variant\":\"six-mens-morris\",\"fens\":[...]}   (at most 1000)\n  \
 GET  /api/variants          GET /api/board/GAME?fen=F   (what the page draws)\n\
 Errors are JSON: 400 naming the field, 404 for an unknown route, 503 with the `retro solve` \
@@ -273,8 +279,11 @@ pub struct CompressArgs {
     /// it searches; the sector's distances take about half the room).
     #[arg(long)]
     pub no_derive: bool,
-    /// zstd level, 1 (fast) to 22 (smallest). On 6_6_0_0: 12 takes 6.9 s, 19 takes 15.3 s for
-    /// 0.9% less, 3 takes 3.7 s for 5.8% more.
+    /// zstd level, 1 (fast) to 22 (smallest), for the blocks zstd codes: those of
+    /// `--wdl-coder zstd`, `--distance-coder zstd` or `--index-order`, and of tables without a
+    /// slot order of their own (da-san-qi's placing sectors). The default rANS coders write the same bytes at
+    /// every level. (zstd on 6_6_0_0: 12 takes 6.9 s, 19 takes 15.3 s for 0.9% less, 3 takes
+    /// 3.7 s for 5.8% more.)
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(i32).range(1..=22))]
     pub level: i32,
     /// How win/draw/loss blocks are coded: `rans`, a model of each symbol given the 4 before
@@ -499,8 +508,9 @@ pub struct SolveArgs {
     /// terminal or with --json (a log for a solve run in the background).
     #[arg(long, short)]
     pub quiet: bool,
-    /// Print the sectors that would be solved, their sizes and the memory needed (Ô Ăn Quan:
-    /// the game's slots and memory); solve nothing.
+    /// Print the plan and solve nothing: how many sectors and units are left to solve, their
+    /// slots, the memory and disk they need and roughly how long they take (with --json, every
+    /// sector with its slots; Ô Ăn Quan: the game's slots and memory).
     #[arg(long)]
     pub dry_run: bool,
     /// Wait for another solve writing into the same table folder to finish, instead of
@@ -560,12 +570,20 @@ pub struct AnalyseArgs {
     /// or for Ô Ăn Quan to the first position seen again; an answer by search has none).
     #[arg(long)]
     pub pv: bool,
-    /// Search depth limit in plies (games or positions without tables; 1 to 1000).
+    /// Search depth limit in plies (games or positions without tables; 1 to 1000). Given
+    /// alone, the search has no time limit.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub depth: Option<u32>,
-    /// Search time limit in seconds (games or positions without tables; default 2).
+    /// Search time limit in seconds (games or positions without tables; default 2, none when
+    /// only --depth is given).
     #[arg(long)]
     pub time: Option<f64>,
+    /// Mill: where no table holds the position (a sector not solved, a removal pending),
+    /// answer by an alpha-beta search with the tables at its leaves (--depth/--time; either
+    /// one implies --search) instead of naming the table to build. Dara and Ô Ăn Quan always
+    /// search there.
+    #[arg(long)]
+    pub search: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -609,12 +627,15 @@ pub struct PlayArgs {
     #[arg(long = "as", default_value = "first", value_name = "SIDE")]
     pub seat: String,
     /// Engine search depth limit in plies, where no table holds the position (1 to 1000).
+    /// Given alone, the search has no time limit.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub depth: Option<u32>,
-    /// Engine search time per move in seconds, where no table holds the position (default 2).
+    /// Engine search time per move in seconds, where no table holds the position (default 2,
+    /// none when only --depth is given).
     #[arg(long)]
     pub time: Option<f64>,
-    /// Print a JSON summary of the game at the end (moves, result, reason).
+    /// Print a JSON summary of the game at the end (moves, result, reason): the last line of
+    /// stdout, after the game's text.
     #[arg(long)]
     pub json: bool,
 }

@@ -240,9 +240,9 @@ pub fn run(a: &CompressArgs) -> Result<(), CliError> {
         );
     } else {
         println!(
-            "{} tables compressed ({derived} of them derived): {total_raw} bytes raw -> \
+            "{} compressed ({derived} of them derived): {total_raw} bytes raw -> \
              {total_wdl} win/draw/loss + {total_dtm} distances{}{}",
-            raw.len(),
+            crate::output::count(raw.len(), "table"),
             if total_searched > 0 {
                 format!("; {total_searched} wins' distances left to a search")
             } else {
@@ -251,7 +251,10 @@ pub fn run(a: &CompressArgs) -> Result<(), CliError> {
             if drop_dtm.is_empty() {
                 String::new()
             } else {
-                format!("; distances of {} tables dropped", drop_dtm.len())
+                format!(
+                    "; distances of {} dropped",
+                    crate::output::count(drop_dtm.len(), "table")
+                )
             }
         );
     }

@@ -246,6 +246,15 @@ pub fn limits(depth: Option<u32>, time: Option<f64>) -> Result<Limits, CliError>
     })
 }
 
+/// `n` things, in words: "1 table", "7 tables" (`word` in the singular, plural with an `s`).
+pub fn count(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
 /// `n` plies, in words: "1 ply", "7 plies".
 pub fn plies(n: u64) -> String {
     if n == 1 {

@@ -32,6 +32,7 @@ impl Rng {
 
 /// `retro sample`.
 pub fn run(a: &SampleArgs) -> Result<(), CliError> {
+    crate::games::refuse_table_folder(&a.dir)?;
     let wanted: Vec<SectorKey> =
         a.sector
             .iter()
@@ -51,6 +52,9 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
     match a.game {
         SectorGame::Mill => {
             let m = crate::games::mill::game(&a.rules)?;
+            for (k, text) in wanted.iter().zip(&a.sector) {
+                crate::solve::mill::check_exists(&m, *k, text, a.rules.mill_variant())?;
+            }
             let start = start_sector(&m.profile);
             let db = retro_solver::mill::Db::new(m, &a.dir);
             let keys = plan(&db.rules, &[start]).concat();
@@ -319,10 +323,9 @@ fn emit<R: SectorRules>(
             .to_string()
         } else {
             format!(
-                "checked {} positions of {} tables against their moves: {agree} agree, {differ} \
-                 differ",
-                agree + differ,
-                keys.len()
+                "checked {} of {} against their moves: {agree} agree, {differ} differ",
+                crate::output::count((agree + differ) as usize, "position"),
+                crate::output::count(keys.len(), "table")
             )
         };
         writeln!(out, "{line}").map_err(|e| CliError::other(format!("stdout: {e}")))?;

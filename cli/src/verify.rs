@@ -147,13 +147,14 @@ pub fn run(dir: &Path, as_json: bool, upgrade: bool) -> Result<(), CliError> {
         }
         if upgrade {
             println!(
-                "{} tables checked, {failed} failed, {upgraded} rewritten (format version \
+                "{} checked, {failed} failed, {upgraded} rewritten (format version \
                  {FORMAT_VERSION}, grouped distances, win/draw/loss dictionaries, reflected slot \
                  order, rANS coders)",
-                files.len()
+                crate::output::count(files.len(), "table")
             );
         } else {
-            println!("{} tables checked, {failed} failed", files.len());
+            let checked = crate::output::count(files.len(), "table");
+            println!("{checked} checked, {failed} failed");
         }
     }
     if failed > 0 {

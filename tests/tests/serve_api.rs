@@ -181,12 +181,17 @@ fn errors_name_the_field_and_missing_tables_name_the_solve() {
         ),
         "{v}"
     );
-    // No table for nine-mens-morris here: 503 with the command that builds it.
+    // No table for nine-mens-morris here: 503 with the command that builds it, into the
+    // folder this server reads.
     let r = get(port, "/api/mill");
     assert_eq!(r.status, 503);
     let v = r.json();
     assert_eq!(
-        v["solve"], "retro solve mill --variant nine-mens-morris --sector 0,0,9,9",
+        v["solve"],
+        format!(
+            "retro solve mill --variant nine-mens-morris --sector 0,0,9,9 --dir {}",
+            served_tables().display()
+        ),
         "{v}"
     );
     assert!(

@@ -157,7 +157,8 @@ pub fn score_row(score: i32, proven: bool) -> (&'static str, Option<u16>) {
     }
 }
 
-/// The analysis of a position: from the tables when they hold it, else a search.
+/// The analysis of a position: from the tables when they hold it, else a search (with `pv`,
+/// `"pv": null`: a search's answer has no line).
 pub fn analysis_json(
     g: &Dara,
     t: &Tables,
@@ -177,11 +178,15 @@ pub fn analysis_json(
         .moves
         .iter()
         .map(|m| (g.format_move(&m.mv), m.score, m.proven));
-    Ok(search_json(
+    let mut out = search_json(
         g.format_position(p),
         (r.score, r.proven, r.depth, r.nodes),
         moves.collect(),
-    ))
+    );
+    if pv {
+        out["pv"] = Value::Null;
+    }
+    Ok(out)
 }
 
 /// The analysis JSON of a win/draw/loss search (Dara, and Mill where no table holds a
@@ -344,6 +349,8 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
     if let Some(line) = v["pv"].as_array() {
         let names: Vec<&str> = line.iter().filter_map(|b| b.as_str()).collect();
         println!("PV: {}", names.join(" "));
+    } else if pv && v["source"] == "search" {
+        println!("PV: none (a search's answer has no line; tables give one)");
     }
     let sectors = tables.sectors();
     if sectors.is_empty() && v["source"] != "rules" {

@@ -58,7 +58,24 @@ fn print_moves(out: &Json) {
 fn print_head(m: &Mill, p: &Position, out: &Json) {
     print!("{}", m.diagram(p));
     println!("FEN: {}", out["fen"].as_str().unwrap_or(""));
-    println!("Value: {} (side to move)", crate::output::describe(out));
+    if out["source"] == "search" {
+        println!(
+            "Value: {} (side to move; no table holds the position: {} at depth {}, score {})",
+            crate::output::describe(out),
+            if out["proven"] == true {
+                "proven by search, every deciding line reaching the end or a table"
+            } else {
+                "a search result, not a proven value"
+            },
+            out["depth"],
+            out["score"]
+        );
+    } else if out["game_over"] == true {
+        let v = crate::output::describe(out);
+        println!("Value: {v} (side to move; the game is over)");
+    } else {
+        println!("Value: {} (side to move)", crate::output::describe(out));
+    }
 }
 
 /// An analysis with distances: the position's value, every move's (its text and value for the
@@ -163,11 +180,19 @@ fn held<T>(r: Result<T, ProbeError>) -> Result<Option<T>, ProbeError> {
 /// The analysis of a Mill position from the tables: value, every move's value, best moves.
 /// Tables without distances (`--wdl-only`) give results alone ("distances": false), and no
 /// principal variation (a line that keeps a won result need not make progress).
+///
+/// A finished game's analysis says so (`"game_over": true`, `"source": "rules"`), as Dara's
+/// and Ô Ăn Quan's do.
 pub fn analyse_json(db: &Db, p: &Position, pv: bool) -> Result<Json, ProbeError> {
-    match analyse_values(db, p, pv) {
+    let mut out = match analyse_values(db, p, pv) {
         Err(e) if e.no_distances() && !pv => analyse_wdl(db, p),
         r => r,
+    }?;
+    if db.game().outcome(p).is_some() {
+        out["game_over"] = json!(true);
+        out["source"] = json!("rules");
     }
+    Ok(out)
 }
 
 /// [`analyse_json`] from win/draw/loss alone.
@@ -238,6 +263,32 @@ pub struct AnalyseOpts {
     pub annotate: bool,
     /// Add the distance to the next removal and whether the N-move rule draws the win.
     pub removal: bool,
+    /// Where no table holds the position: search with these limits (`--search`).
+    pub search: Option<retro_solver::mill::search::Limits>,
+}
+
+/// A position's analysis from the tables or, with `search` limits, by search where no table
+/// holds it (a sector not solved, a removal pending). With `pv`, a search's answer has
+/// `"pv": null` (it has no line).
+fn analyse_or_search(
+    db: &Db,
+    p: &Position,
+    pv: bool,
+    search: Option<retro_solver::mill::search::Limits>,
+) -> Result<Json, ProbeError> {
+    match (analyse_json(db, p, pv), search) {
+        (Err(e @ (ProbeError::Missing { .. } | ProbeError::RemovalPending)), Some(limits)) => {
+            // A game that is over has no search: the tables' error stands.
+            let Some(mut out) = search_json(db, p, limits)? else {
+                return Err(e);
+            };
+            if pv {
+                out["pv"] = Json::Null;
+            }
+            Ok(out)
+        }
+        (r, _) => r,
+    }
 }
 
 /// `retro analyse mill`.
@@ -290,7 +341,7 @@ pub fn analyse(
     }
     if let Some(path) = batch {
         return crate::output::batch(path, |i, line| match db.game().parse_fen(line) {
-            Ok(p) => analyse_json(&db, &p, pv).unwrap_or_else(|e| {
+            Ok(p) => analyse_or_search(&db, &p, pv, opts.search).unwrap_or_else(|e| {
                 let msg = probe_err(&db, rules.mill_variant(), dir, e).message;
                 crate::output::line_error(i, line, msg)
             }),
@@ -306,14 +357,25 @@ pub fn analyse(
         played = Some(rec);
     }
     let analyse = |p: &Position| {
-        analyse_json(&db, p, pv).map_err(|e| probe_err(&db, rules.mill_variant(), dir, e))
+        analyse_or_search(&db, p, pv, opts.search).map_err(|e| {
+            let missing = matches!(e, ProbeError::Missing { .. });
+            let mut err = probe_err(&db, rules.mill_variant(), dir, e);
+            if missing {
+                err.message.push_str(
+                    "\n  or answer by search, with the tables at its leaves: add --search \
+                     (--time, --depth)",
+                );
+            }
+            err
+        })
     };
     let mut out = match &played {
         Some(rec) => crate::referee::record_json(rec, analyse)?,
         None => analyse(&p)?,
     };
     let distances = out["distances"] != json!(false);
-    if (opts.removal || played.is_some()) && out["game_over"].is_null() {
+    let searched = out["source"] == "search";
+    if (opts.removal || played.is_some()) && out["game_over"].is_null() && !searched {
         let v = db
             .wdl(&p)
             .map_err(|e| probe_err(&db, rules.mill_variant(), dir, e))?;
@@ -352,7 +414,8 @@ pub fn analyse(
         let left = n.saturating_sub(p.rule50 as u32);
         match (out["removal_in"].as_u64(), out["cursed"].as_bool()) {
             (Some(d), Some(cursed)) => println!(
-                "Next removal: within {d} plies under the winner's best play; {}",
+                "Next removal: within {} under the winner's best play; {}",
+                crate::output::plies(d),
                 match (n, cursed) {
                     (0, _) => "no N-move rule".to_string(),
                     (_, true) => format!(
@@ -374,6 +437,8 @@ pub fn analyse(
     if let Some(line) = out["pv"].as_array() {
         let names: Vec<&str> = line.iter().filter_map(|b| b.as_str()).collect();
         println!("PV: {}", names.join(" "));
+    } else if pv && searched {
+        println!("PV: none (a search's answer has no line; tables give one)");
     }
     println!("({:.3} ms)", secs * 1e3);
     Ok(())

@@ -7,9 +7,15 @@ pub mod oaq;
 /// When `dir` is itself a table folder (`mill-<16 hex digits>`, one rule profile's tables)
 /// rather than the folder that holds them: what to give `--dir` instead.
 pub fn table_folder_hint(dir: &std::path::Path) -> Option<String> {
-    let name = dir.file_name()?.to_str()?;
+    // `.` or `..` inside a table folder: its name is the resolved path's.
+    let resolved = std::fs::canonicalize(dir).ok();
+    let named = match dir.file_name() {
+        Some(_) => dir,
+        None => resolved.as_deref()?,
+    };
+    let name = named.file_name()?.to_str()?;
     retro_tables::location::is_profile_folder_name(name).then(|| {
-        let parent = dir
+        let parent = named
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(std::path::Path::new("."));
@@ -20,6 +26,16 @@ pub fn table_folder_hint(dir: &std::path::Path) -> Option<String> {
             parent.display()
         )
     })
+}
+
+/// `--dir` naming a table folder, refused where the command would take it for the folder
+/// that holds them: a solve would start again from nothing in a folder inside it, a sample
+/// find no table, a game be played without its tables.
+pub fn refuse_table_folder(dir: &std::path::Path) -> Result<(), crate::error::CliError> {
+    match table_folder_hint(dir) {
+        Some(hint) => Err(crate::error::CliError::input(hint)),
+        None => Ok(()),
+    }
 }
 
 /// `--split` (a Mill removal as a ply of its own) asked of another game: refused, not ignored.

@@ -222,6 +222,7 @@ pub fn oaq(rules: &RuleArgs, opts: &PlayOpts) -> Result<(), CliError> {
 
 /// Runs `retro play`.
 pub fn run(a: &PlayArgs) -> Result<(), CliError> {
+    crate::games::refuse_table_folder(&a.dir)?;
     let limits = output::limits(a.depth, a.time)?;
     let opts = PlayOpts {
         dir: &a.dir,

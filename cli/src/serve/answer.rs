@@ -277,6 +277,10 @@ impl State {
                     " --sector {},{},{},{}",
                     sector.w, sector.b, sector.wf, sector.bf
                 ));
+                // The folder this server reads, where it is not the default one.
+                if self.dir != std::path::Path::new("databases") {
+                    solve.push_str(&format!(" --dir {}", self.dir.display()));
+                }
                 let message = crate::solve::missing::probe_err(db, variant, &self.dir, e).message;
                 ApiError::Missing { message, solve }
             }

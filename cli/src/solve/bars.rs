@@ -31,8 +31,15 @@ pub(super) struct Bars {
 
 impl Bars {
     /// Bars, hidden under `quiet`; with `lines` (and not `quiet`), a line per unit instead,
-    /// for a run that has `slots_left` slots to solve.
-    pub(super) fn new(quiet: bool, lines: bool, slots_left: u64, folder: &Path) -> Bars {
+    /// for a run that has `slots_left` slots to solve (its time left estimated from the
+    /// folder's solve log, or from the game's `usual_rate` before one).
+    pub(super) fn new(
+        quiet: bool,
+        lines: bool,
+        slots_left: u64,
+        folder: &Path,
+        usual_rate: f64,
+    ) -> Bars {
         let overall = if quiet || lines {
             ProgressBar::hidden()
         } else {
@@ -58,7 +65,7 @@ impl Bars {
             prior_rate: crate::solve::journal::summary(folder)
                 .as_ref()
                 .and_then(crate::solve::plan::logged_rate)
-                .unwrap_or(crate::solve::plan::MEASURED_SLOTS_PER_SECOND),
+                .unwrap_or(usual_rate),
         }
     }
 

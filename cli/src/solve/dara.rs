@@ -54,7 +54,8 @@ pub fn parse_sector(s: &str) -> Result<(u8, u8), CliError> {
     match parsed.as_deref() {
         Some(&[w, b]) | Some(&[w, b, 0, 0]) => Ok((w, b)),
         _ => Err(CliError::input(format!(
-            "bad --sector '{s}': expected W,B or WvB (e.g. 5v4)"
+            "bad --sector '{s}': expected W,B or WvB (e.g. 5v4; W,B,0,0 also: Dara's endgames \
+             have no stones in hand)"
         ))),
     }
 }

@@ -2,6 +2,7 @@
 //! starts.
 
 use super::*;
+use crate::output::count;
 
 /// Prints what `--dry-run` says of a solve of `targets` (text or JSON): its size, memory,
 /// disk with and without `--compress` and `--raw-budget`, and the room this machine has.
@@ -104,8 +105,10 @@ pub(super) fn dry_run<R: SectorRules>(
         );
     }
     println!(
-        "{} sectors in {} units ({} tables already present)",
-        f.sectors, f.units, f.existing
+        "{} in {} ({} already present)",
+        count(f.sectors, "sector"),
+        count(f.units, "unit"),
+        count(f.existing, "table")
     );
     println!("slots: {} ({} with stones in hand)", f.slots, f.placing);
     if let Some(l) = log {
@@ -123,12 +126,15 @@ pub(super) fn dry_run<R: SectorRules>(
                 crate::solve::plan::rough_time_at(f.left.0, r),
                 r / 1e6
             ),
-            None => format!("{} on 2 cores", crate::solve::plan::rough_time(f.left.0)),
+            None => format!(
+                "{} on 2 cores",
+                crate::solve::plan::rough_time_at(f.left.0, f.rate)
+            ),
         };
         println!(
-            "left to solve: {} slots in {} units ({:.1}% of the slots), roughly {when}",
+            "left to solve: {} slots in {} ({:.1}% of the slots), roughly {when}",
             f.left.0,
-            f.left.1,
+            count(f.left.1, "unit"),
             100.0 * f.left.0 as f64 / f.slots.max(1) as f64,
         );
     }

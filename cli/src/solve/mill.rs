@@ -9,6 +9,25 @@ use retro_solver::mill::Db;
 use retro_solver::sectors::sector::SectorKey;
 use std::path::Path;
 
+/// A `--sector` (`text`, read as `k`) that the game has: no side with more stones than it
+/// plays with, no more stones on the board than it has points.
+pub fn check_exists(
+    m: &retro_engine::mill::Mill,
+    k: SectorKey,
+    text: &str,
+    variant: &str,
+) -> Result<(), CliError> {
+    // Widened before adding: u8 sums would wrap past the check (200 + 60 = 4).
+    let max = m.profile.stones as u32;
+    let (w, b, wf, bf) = (k.w as u32, k.b as u32, k.wf as u32, k.bf as u32);
+    if w + wf > max || b + bf > max || (w + b) as usize > m.geo.points {
+        return Err(CliError::input(format!(
+            "sector {text} does not exist in {variant}"
+        )));
+    }
+    Ok(())
+}
+
 /// `retro solve mill`.
 pub fn solve(
     rules: &RuleArgs,
@@ -25,15 +44,8 @@ pub fn solve(
                 "bad --sector '{s}': expected W,B,WF,BF (e.g. 3,3,0,0)"
             ))
         })?;
-        // Widened before adding: u8 sums would wrap past the check (200 + 60 = 4).
-        let max = m.profile.stones as u32;
+        check_exists(&m, k, s, rules.mill_variant())?;
         let (w, b, wf, bf) = (k.w as u32, k.b as u32, k.wf as u32, k.bf as u32);
-        if w + wf > max || b + bf > max || (w + b) as usize > m.geo.points {
-            return Err(CliError::input(format!(
-                "sector {s} does not exist in {}",
-                rules.mill_variant()
-            )));
-        }
         let min = m.profile.min_stones as u32;
         if w + wf < min || b + bf < min {
             return Err(CliError::input(format!(

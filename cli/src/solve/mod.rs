@@ -123,6 +123,7 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
         as_json || !std::io::IsTerminal::is_terminal(&std::io::stderr()),
         plan.left.0,
         &db.folder,
+        plan.rate,
     );
     let start = Instant::now();
     let reports = pool
@@ -213,8 +214,8 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
         );
     }
     println!(
-        "{} sectors, {positions} positions, {total:.2} s, tables in {}",
-        reports.len(),
+        "{}, {positions} positions, {total:.2} s, tables in {}",
+        crate::output::count(reports.len(), "sector"),
         db.folder.display()
     );
     println!(
@@ -264,6 +265,7 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
 
 /// Runs `retro solve`.
 pub fn run(a: &SolveArgs) -> Result<(), CliError> {
+    crate::games::refuse_table_folder(&a.dir)?;
     let opts = SolveOpts {
         max_stones: a.max_stones,
         threads: a.threads,

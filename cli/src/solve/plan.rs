@@ -37,6 +37,8 @@ pub struct PlanFigures {
     pub compress_peak: u64,
     /// The compressed share the disk estimates take.
     pub share: Share,
+    /// The game's usual solving rate, slots a second ([`usual_rate`]).
+    pub rate: f64,
     /// The units in the order they are solved.
     units_in_order: Vec<Unit>,
     /// Whether derivable sectors become derived tables (not under `--no-derive`).
@@ -46,6 +48,19 @@ pub struct PlanFigures {
 /// Solver speed measured on the project's 2-core machine over the whole nine-mens-morris game
 /// (`docs/results.md`): used only to say roughly how long a solve takes.
 pub const MEASURED_SLOTS_PER_SECOND: f64 = 4.2e6;
+
+/// Dara's solver speed on the same machine: its endgames up to 5 against 5, 3.12 billion slots,
+/// took 45 minutes (1.16 million slots a second) before December 6, when its run checks became
+/// 1.7 times faster (`--max-stones 4`: 56.7 s, then 33.0 s); the big units are the slow ones.
+pub const DARA_SLOTS_PER_SECOND: f64 = 2.0e6;
+
+/// The usual solving rate of a game's sectors (by the rules' name), slots a second.
+pub fn usual_rate(game: &str) -> f64 {
+    match game {
+        "dara" => DARA_SLOTS_PER_SECOND,
+        _ => MEASURED_SLOTS_PER_SECOND,
+    }
+}
 
 /// Compressed size over raw size assumed to estimate the disk a `--compress` solve needs, for
 /// the sectors that keep their values (derived ones keep a header): those of the first 188
@@ -169,6 +184,7 @@ impl PlanFigures {
             raw_peak: disk_peak(&db.rules, &units, |k| size(&k) * 2, |_| 0),
             compress_peak: 0,
             share: Share::from_tables(&compressed_tables(db, units.iter().flatten())),
+            rate: usual_rate(db.rules.name()),
         };
         for u in &units {
             let mut unit = 0;
@@ -299,7 +315,7 @@ impl PlanFigures {
             self.slots,
             human(self.disk_bytes()),
             human(self.peak_bytes()),
-            rough_time(self.left.0)
+            rough_time_at(self.left.0, self.rate)
         )
     }
 
@@ -318,7 +334,7 @@ pub fn room(free: u64) -> u64 {
 
 /// Hours left for `left` slots when this run has solved `done` slots in `secs` seconds: the
 /// run's own rate, blended with half an hour at `prior` slots a second (the folder's
-/// [`logged_rate`], or [`MEASURED_SLOTS_PER_SECOND`]): right after a resume the run has spent
+/// [`logged_rate`], or [`usual_rate`]): right after a resume the run has spent
 /// its time opening tables and compressing, and one unit's rate is far from another's (a
 /// placing unit of morabaraba-malom 0.6 million slots a second, a moving one 8).
 pub fn hours_left(left: u64, done: u64, secs: f64, prior: f64) -> f64 {
@@ -333,13 +349,8 @@ pub fn logged_rate(log: &crate::solve::journal::Summary) -> Option<f64> {
     (log.slots >= 1_000_000_000 && log.seconds > 0.0).then(|| log.slots as f64 / log.seconds)
 }
 
-/// Roughly how long solving `slots` slots takes on the project's machine, for people:
-/// `40 s`, `12 minutes`, `7.5 hours`.
-pub fn rough_time(slots: u64) -> String {
-    rough_time_at(slots, MEASURED_SLOTS_PER_SECOND)
-}
-
-/// [`rough_time`] at `rate` slots a second.
+/// Roughly how long solving `slots` slots takes at `rate` slots a second, for people: `40 s`,
+/// `12 minutes`, `7.5 hours`.
 pub fn rough_time_at(slots: u64, rate: f64) -> String {
     let secs = slots as f64 / rate;
     if secs < 90.0 {
@@ -400,6 +411,7 @@ mod tests {
             raw_peak: 6_000_000_000,
             compress_peak: 3 << 30,
             share: Share::from_tables(&[]),
+            rate: usual_rate("mill"),
             units_in_order: Vec::new(),
             derive: true,
         };
