@@ -18,8 +18,9 @@ pub struct ProbeTimes {
     tables: BTreeMap<SectorKey, (&'static str, Vec<u64>)>,
     /// Time the win/draw/loss probe alone.
     wdl: bool,
-    /// Probes that timed the result alone for want of distances (`--wdl-only` tables).
-    wdl_fallbacks: usize,
+    /// The tables some probe of which timed the result alone for want of distances
+    /// (`--wdl-only` tables; their other probes were answered without a read, by the rules).
+    without_distances: std::collections::BTreeSet<SectorKey>,
 }
 
 /// The kind of a table, as the report names it.
@@ -44,7 +45,7 @@ impl ProbeTimes {
         ProbeTimes {
             tables: BTreeMap::new(),
             wdl,
-            wdl_fallbacks: 0,
+            without_distances: Default::default(),
         }
     }
 
@@ -73,7 +74,7 @@ impl ProbeTimes {
             match v {
                 // Tables without distances (`--wdl-only`): the result alone is timed.
                 Err(e) if e.no_distances() => {
-                    self.wdl_fallbacks += 1;
+                    self.without_distances.insert(k);
                     timed_wdl()?
                 }
                 v => {
@@ -107,10 +108,10 @@ impl ProbeTimes {
         }
         // What was timed: the value with its distance, the result alone (`--wdl`, or tables
         // without distances), or both (some tables with distances, some without).
-        let probe = match self.wdl_fallbacks {
+        let probe = match self.without_distances.len() {
             _ if self.wdl => "wdl",
             0 => "value",
-            n if n == every.len() => "wdl",
+            n if n == self.tables.len() => "wdl",
             _ => "value or wdl",
         };
         let w = |r: std::io::Result<()>| r.map_err(|e| CliError::other(format!("stdout: {e}")));

@@ -165,3 +165,35 @@ fn dry_run_counts_in_words() {
         stdout(&o)
     );
 }
+
+/// `sample --time` over tables without distances (derived ones too, whose positions decided
+/// by the rules answer a value without a read) names what it timed: the result alone.
+#[test]
+fn timed_probes_of_win_draw_loss_tables_are_named_so() {
+    let dir = solved_mill("six-mens-morris");
+    let d = dir.path().to_str().unwrap();
+    let time = |extra: &[&str]| -> serde_json::Value {
+        let base = [
+            "sample",
+            "mill",
+            "--variant",
+            "six-mens-morris",
+            "--dir",
+            d,
+            "--time",
+            "--json",
+            "--count",
+            "600",
+        ];
+        let o = retro(&[&base[..], extra].concat(), None);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_str(stdout(&o).trim()).unwrap()
+    };
+    assert_eq!(time(&[])["probe"], "value");
+    let o = retro(&["compress", "--dir", d, "--wdl-only", "-q"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for extra in [&[][..], &["--sector", "4,5,0,0"]] {
+        let v = time(extra);
+        assert_eq!(v["probe"], "wdl", "{extra:?}: {v}");
+    }
+}
