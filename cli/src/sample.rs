@@ -37,10 +37,10 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
         a.sector
             .iter()
             .map(|s| match (a.game, SectorKey::parse(s)) {
-                (_, Some(k)) => Ok(k),
-                // Dara's endgames also as `retro solve dara` takes them (3v3).
-                (SectorGame::Dara, None) => crate::solve::dara::parse_sector(s)
+                // Dara's endgames as `retro solve dara` takes them (3v3, 3,3 or 3,3,0,0).
+                (SectorGame::Dara, _) => crate::solve::dara::parse_endgame(s)
                     .map(|(w, b)| SectorKey { w, b, wf: 0, bf: 0 }),
+                (SectorGame::Mill, Some(k)) => Ok(k),
                 (SectorGame::Mill, None) => Err(CliError::input(format!(
                     "bad --sector '{s}': expected W,B,WF,BF (e.g. 6,6,0,0)"
                 ))),
@@ -53,7 +53,7 @@ pub fn run(a: &SampleArgs) -> Result<(), CliError> {
         SectorGame::Mill => {
             let m = crate::games::mill::game(&a.rules)?;
             for (k, text) in wanted.iter().zip(&a.sector) {
-                crate::solve::mill::check_exists(&m, *k, text, a.rules.mill_variant())?;
+                crate::solve::mill::check_sector(&m, *k, text, a.rules.mill_variant())?;
             }
             let start = start_sector(&m.profile);
             let db = retro_solver::mill::Db::new(m, &a.dir);

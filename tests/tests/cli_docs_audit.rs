@@ -50,6 +50,21 @@ fn a_table_folder_as_dir_is_refused_with_its_parent_named() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("does not exist"), "{}", stderr(&o));
+    // ... and one that holds no position (a side below the minimum), or a Dara endgame past
+    // 12 stones.
+    for (game, sector, says) in [
+        ("mill", "2,2,0,0", "holds no position"),
+        ("dara", "20v20", "3 to 12 stones"),
+        ("dara", "20,20,0,0", "3 to 12 stones"),
+    ] {
+        let mut args = vec!["sample", game, "--dir", d, "--sector", sector];
+        if game == "mill" {
+            args.extend(["--variant", "six-mens-morris"]);
+        }
+        let o = retro(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{sector}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{sector}: {}", stderr(&o));
+    }
 }
 
 /// `analyse mill` without the table of a position says how to build it or to search; with
@@ -93,6 +108,32 @@ fn analyse_mill_searches_where_asked() {
         "{}",
         stdout(&o)
     );
+    // The next removal needs the tables: not known, said so (not left out in silence).
+    let o = retro(
+        &[
+            "analyse",
+            "mill",
+            "--dir",
+            d,
+            "--depth",
+            "1",
+            "--removal",
+            "--json",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert!(v.get("removal_in").is_some_and(|r| r.is_null()), "{v}");
+    // Rules without tables: the closure where it is small enough, else a search if asked.
+    let russian = ["analyse", "mill", "--variant", "russian-mill", "--dir", d];
+    let o = retro(&russian, None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--search answers"), "{}", stderr(&o));
+    let o = retro(&[&russian[..], &["--depth", "2", "--json"]].concat(), None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["source"], "search", "{v}");
 }
 
 /// A finished Mill game's analysis says so, as Dara's does; Dara's search gives `"pv": null`
@@ -196,4 +237,46 @@ fn timed_probes_of_win_draw_loss_tables_are_named_so() {
         let v = time(extra);
         assert_eq!(v["probe"], "wdl", "{extra:?}: {v}");
     }
+}
+
+/// `--dir .` inside a table folder is the table folder too; Dara's dry run reckons its time
+/// at Dara's speed (about 2 million slots a second here, not Mill's 4.2).
+#[test]
+fn a_table_folder_named_dot_and_dara_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = retro(
+        &["solve", "dara", "--sector", "3v3", "--dir", d, "-q"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let folder = game_folder(dir.path());
+    let o = std::process::Command::new(retro_tests::retro_bin())
+        .args(["solve", "dara", "--sector", "3v3", "--dir", "."])
+        .current_dir(&folder)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is a table folder"), "{}", stderr(&o));
+
+    let o = retro(
+        &["solve", "dara", "--sector", "4v4", "--dry-run", "--dir", d],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("left to solve: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let slots: f64 = words[3].parse().unwrap();
+    let at = words.iter().position(|w| *w == "roughly").unwrap();
+    let secs = match words[at + 2] {
+        "s" => words[at + 1].parse::<f64>().unwrap(),
+        "minutes" => 60.0 * words[at + 1].parse::<f64>().unwrap(),
+        other => panic!("{other}: {line}"),
+    };
+    let rate = slots / secs;
+    assert!((1.5e6..3e6).contains(&rate), "{rate}: {line}");
 }

@@ -205,6 +205,14 @@ fn errors_name_the_field_and_missing_tables_name_the_solve() {
     let r = get(port, "/api/mill?search=1&depth=2");
     assert_eq!(r.status, 200);
     assert_eq!(r.json()["source"], "search");
+    // A line asked of a search: none, as `analyse mill --search --pv` says.
+    let r = get(port, "/api/mill?search=1&depth=2&pv=1");
+    assert_eq!(r.status, 200);
+    assert!(
+        r.json().get("pv").is_some_and(|v| v.is_null()),
+        "{}",
+        r.json()
+    );
     // A CORS preflight.
     let r = raw(
         port,

@@ -60,15 +60,14 @@ fn print_head(m: &Mill, p: &Position, out: &Json) {
     println!("FEN: {}", out["fen"].as_str().unwrap_or(""));
     if out["source"] == "search" {
         println!(
-            "Value: {} (side to move; no table holds the position: {} at depth {}, score {})",
+            "Value: {} (side to move; no table holds the position: {} at depth {})",
             crate::output::describe(out),
             if out["proven"] == true {
                 "proven by search, every deciding line reaching the end or a table"
             } else {
                 "a search result, not a proven value"
             },
-            out["depth"],
-            out["score"]
+            out["depth"]
         );
     } else if out["game_over"] == true {
         let v = crate::output::describe(out);
@@ -270,7 +269,7 @@ pub struct AnalyseOpts {
 /// A position's analysis from the tables or, with `search` limits, by search where no table
 /// holds it (a sector not solved, a removal pending). With `pv`, a search's answer has
 /// `"pv": null` (it has no line).
-fn analyse_or_search(
+pub fn analyse_or_search(
     db: &Db,
     p: &Position,
     pv: bool,
@@ -314,16 +313,28 @@ pub fn analyse(
     let db = Db::new(m, dir);
     if let Some(why) = no_tables {
         let variant = rules.mill_variant();
+        // The closure's exact values, or with --search a search where the closure is too big.
+        let answer = |p: &Position| match (closure_json(db.game(), p, variant, why), opts.search) {
+            (Err(e), Some(limits)) => search_json(&db, p, limits)
+                .map_err(CliError::other)?
+                .ok_or(e),
+            (Err(mut e), None) => {
+                e.message.push_str("; --search answers by search instead");
+                Err(e)
+            }
+            (r, _) => r,
+        };
         if let Some(path) = batch {
             return crate::output::batch(path, |i, line| match db.game().parse_fen(line) {
-                Ok(p) => closure_json(db.game(), &p, variant, why)
-                    .unwrap_or_else(|e| crate::output::line_error(i, line, e.message)),
+                Ok(p) => {
+                    answer(&p).unwrap_or_else(|e| crate::output::line_error(i, line, e.message))
+                }
                 Err(e) => crate::output::line_error(i, line, e),
             });
         }
         let p = position(db.game(), fen)?;
         let start = Instant::now();
-        let out = closure_json(db.game(), &p, variant, why)?;
+        let out = answer(&p)?;
         let secs = start.elapsed().as_secs_f64();
         if as_json {
             println!("{out}");
@@ -331,11 +342,13 @@ pub fn analyse(
         }
         print_head(db.game(), &p, &out);
         print_moves(&out);
-        println!(
-            "Exact: {variant} has no tables ({why}); these values come from solving the {} \
-             positions reachable from this one",
-            out["positions"]
-        );
+        if out["exact"] == "closure" {
+            println!(
+                "Exact: {variant} has no tables ({why}); these values come from solving the {} \
+                 positions reachable from this one",
+                out["positions"]
+            );
+        }
         println!("({:.3} ms)", secs * 1e3);
         return Ok(());
     }
@@ -375,6 +388,11 @@ pub fn analyse(
     };
     let distances = out["distances"] != json!(false);
     let searched = out["source"] == "search";
+    if opts.removal && searched {
+        // The removal search reads the tables, which do not hold this position.
+        out["removal_in"] = Json::Null;
+        out["cursed"] = Json::Null;
+    }
     if (opts.removal || played.is_some()) && out["game_over"].is_null() && !searched {
         let v = db
             .wdl(&p)
@@ -409,7 +427,9 @@ pub fn analyse(
         crate::referee::print_record_summary(rec);
     }
     print_head(db.game(), &p, &out);
-    if out.get("removal_in").is_some() {
+    if searched && opts.removal {
+        println!("Next removal: not known (the search for it reads the tables, which do not hold the position)");
+    } else if out.get("removal_in").is_some() {
         let n = db.game().profile.n_move_rule;
         let left = n.saturating_sub(p.rule50 as u32);
         match (out["removal_in"].as_u64(), out["cursed"].as_bool()) {

@@ -11,6 +11,7 @@ use crate::referee;
 
 /// Runs `retro analyse`.
 pub fn run(a: &AnalyseArgs) -> Result<(), CliError> {
+    crate::games::refuse_table_folder(&a.dir)?;
     if a.annotate && a.moves.is_none() && a.record.is_none() {
         return Err(CliError::input("--annotate needs --moves or --record"));
     }

@@ -30,7 +30,7 @@ pub fn table_folder_hint(dir: &std::path::Path) -> Option<String> {
 
 /// `--dir` naming a table folder, refused where the command would take it for the folder
 /// that holds them: a solve would start again from nothing in a folder inside it, a sample
-/// find no table, a game be played without its tables.
+/// find no table, an analysis or a game go without its tables.
 pub fn refuse_table_folder(dir: &std::path::Path) -> Result<(), crate::error::CliError> {
     match table_folder_hint(dir) {
         Some(hint) => Err(crate::error::CliError::input(hint)),

@@ -237,15 +237,10 @@ impl State {
                 }
                 let db = self.mill(&rules)?;
                 let pos = mill_game::position(db.game(), p.fen.as_deref()).map_err(bad_fen)?;
-                match crate::analyse::mill::analyse_json(&db, &pos, p.pv) {
-                    Ok(v) => Ok(v),
-                    Err(ProbeError::Missing { .. } | ProbeError::RemovalPending) if p.search => {
-                        crate::analyse::mill::search_json(&db, &pos, limits)
-                            .map_err(|e| self.mill_error(&db, &rules, e))?
-                            .ok_or_else(|| ApiError::bad("fen", "the game is over"))
-                    }
-                    Err(e) => Err(self.mill_error(&db, &rules, e)),
-                }
+                // `analyse mill --search` over HTTP: the same function.
+                let search = p.search.then_some(limits);
+                crate::analyse::mill::analyse_or_search(&db, &pos, p.pv, search)
+                    .map_err(|e| self.mill_error(&db, &rules, e))
             }
             Game::Dara => {
                 let open = self.dara(&rules)?;
@@ -277,10 +272,8 @@ impl State {
                     " --sector {},{},{},{}",
                     sector.w, sector.b, sector.wf, sector.bf
                 ));
-                // The folder this server reads, where it is not the default one.
-                if self.dir != std::path::Path::new("databases") {
-                    solve.push_str(&format!(" --dir {}", self.dir.display()));
-                }
+                // Into the folder this server reads.
+                solve.push_str(&format!(" --dir {}", self.dir.display()));
                 let message = crate::solve::missing::probe_err(db, variant, &self.dir, e).message;
                 ApiError::Missing { message, solve }
             }

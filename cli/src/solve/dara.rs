@@ -17,12 +17,7 @@ pub fn solve(
     let g = game(rules)?;
     let mut targets = Vec::new();
     for s in sectors {
-        let (w, b) = parse_sector(s)?;
-        if !(3..=12).contains(&w) || !(3..=12).contains(&b) {
-            return Err(CliError::input(format!(
-                "sector {s}: each side has 3 to 12 stones in a Dara endgame"
-            )));
-        }
+        let (w, b) = parse_endgame(s)?;
         targets.push(SectorKey { w, b, wf: 0, bf: 0 });
     }
     if let Some(n) = opts.max_stones {
@@ -42,6 +37,17 @@ pub fn solve(
     }
     let db = Db::with_rules(DaraRules { game: g }, dir);
     crate::solve::run_solve(&db, &targets, opts, "dara", &|| Ok(None))
+}
+
+/// [`parse_sector`], and a Dara endgame: each side 3 to 12 stones.
+pub fn parse_endgame(s: &str) -> Result<(u8, u8), CliError> {
+    let (w, b) = parse_sector(s)?;
+    if !(3..=12).contains(&w) || !(3..=12).contains(&b) {
+        return Err(CliError::input(format!(
+            "sector {s}: each side has 3 to 12 stones in a Dara endgame"
+        )));
+    }
+    Ok((w, b))
 }
 
 /// A Dara endgame as `--sector` names it: `W,B`, `WvB` or `W,B,0,0` (stones of the side to

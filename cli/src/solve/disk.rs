@@ -177,20 +177,20 @@ pub(super) fn dry_run<R: SectorRules>(
     }
     if let (Some(b), Some(w)) = (budget, within) {
         println!(
-            "with --compress --raw-budget {:.1}: about {:.1} GiB on disk at the peak, {} tables \
+            "with --compress --raw-budget {:.1}: about {:.1} GiB on disk at the peak, {} \
              compressed early (every value kept) and read back through raw working copies",
             gib(b),
             gib(w.peak),
-            w.early
+            count(w.early, "table")
         );
     }
     match suggested {
         Some(Some((b, w))) => println!(
-            "--raw-budget {:.0} would keep the --compress peak at about {:.1} GiB ({} tables \
+            "--raw-budget {:.0} would keep the --compress peak at about {:.1} GiB ({} \
              compressed early)",
             gib(b),
             gib(w.peak),
-            w.early
+            count(w.early, "table")
         ),
         Some(None) => println!(
             "no --raw-budget brings the --compress peak within the free disk at that share: even \
@@ -316,10 +316,10 @@ pub(super) fn check_resumed_raw<R: SectorRules>(
         return Ok(());
     }
     Err(CliError::other(format!(
-        "the {} units left to solve in {} need about {:.1} GiB of disk for their raw tables, \
+        "the {} left to solve in {} need about {:.1} GiB of disk for their raw tables, \
          {:.1} GiB is free: resume with --compress, which compresses each unit's tables once no \
          unit left reads them (`--dry-run --compress` shows its disk figures)",
-        f.left.1,
+        count(f.left.1, "unit"),
         db.folder.display(),
         gib(need),
         gib(free),

@@ -47,12 +47,10 @@ impl Summary {
     /// memory M`.
     pub fn describe(&self) -> String {
         format!(
-            "{} units, {} slots, over {} run{}: {:.2} h in all, {:.2} h of it compressing; peak \
-             memory {}",
-            self.units,
+            "{}, {} slots, over {}: {:.2} h in all, {:.2} h of it compressing; peak memory {}",
+            crate::output::count(self.units as usize, "unit"),
             self.slots,
-            self.runs,
-            if self.runs == 1 { "" } else { "s" },
+            crate::output::count(self.runs as usize, "run"),
             self.seconds / 3600.0,
             self.compress_seconds / 3600.0,
             retro_solver::sectors::resources::human(self.peak_memory)

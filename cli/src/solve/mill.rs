@@ -9,9 +9,10 @@ use retro_solver::mill::Db;
 use retro_solver::sectors::sector::SectorKey;
 use std::path::Path;
 
-/// A `--sector` (`text`, read as `k`) that the game has: no side with more stones than it
-/// plays with, no more stones on the board than it has points.
-pub fn check_exists(
+/// A `--sector` (`text`, read as `k`) that the game has and that holds positions to play: no
+/// side with more stones than it plays with or fewer than it needs, no more stones on the
+/// board than it has points.
+pub fn check_sector(
     m: &retro_engine::mill::Mill,
     k: SectorKey,
     text: &str,
@@ -23,6 +24,13 @@ pub fn check_exists(
     if w + wf > max || b + bf > max || (w + b) as usize > m.geo.points {
         return Err(CliError::input(format!(
             "sector {text} does not exist in {variant}"
+        )));
+    }
+    let min = m.profile.min_stones as u32;
+    if w + wf < min || b + bf < min {
+        return Err(CliError::input(format!(
+            "sector {text} holds no position to solve in {variant}: a side with fewer than {min} \
+             stones (board and hand) has lost"
         )));
     }
     Ok(())
@@ -44,16 +52,7 @@ pub fn solve(
                 "bad --sector '{s}': expected W,B,WF,BF (e.g. 3,3,0,0)"
             ))
         })?;
-        check_exists(&m, k, s, rules.mill_variant())?;
-        let (w, b, wf, bf) = (k.w as u32, k.b as u32, k.wf as u32, k.bf as u32);
-        let min = m.profile.min_stones as u32;
-        if w + wf < min || b + bf < min {
-            return Err(CliError::input(format!(
-                "sector {s} holds no position to solve in {}: a side with fewer than {min} \
-                 stones (board and hand) has lost",
-                rules.mill_variant()
-            )));
-        }
+        check_sector(&m, k, s, rules.mill_variant())?;
         targets.push(k);
     }
     if let Some(n) = max_stones {

@@ -235,8 +235,9 @@ pub fn run_solve<R: retro_solver::sectors::forward::Forward>(
     );
     if compressed > 0 {
         println!(
-            "{compressed} tables compressed or derived in {compress_seconds:.1} s of it \
-             ({searched_wins} wins' distances left to a search)"
+            "{} compressed or derived in {compress_seconds:.1} s of it \
+             ({searched_wins} wins' distances left to a search)",
+            crate::output::count(compressed as usize, "table")
         );
     }
     if let Some(memory) = memory {

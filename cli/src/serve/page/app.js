@@ -123,7 +123,7 @@ function showNotice(text, withSolve) {
   n.textContent = text;
   if (withSolve && n.dataset.solve) {
     const c = document.createElement("code");
-    c.textContent = n.dataset.solve + " --dir DIR";
+    c.textContent = n.dataset.solve;
     n.appendChild(c);
   }
   n.hidden = !text;
