@@ -190,7 +190,7 @@ fn finished_games_searches_and_mill_only_flags() {
     }
 }
 
-/// The dry run's counts read as words ("1 unit"), and Dara's rough time is Dara's.
+/// The dry run's counts read as words ("1 unit").
 #[test]
 fn dry_run_counts_in_words() {
     let empty = tempfile::tempdir().unwrap();
