@@ -181,6 +181,13 @@ fn errors_name_the_field_and_missing_tables_name_the_solve() {
         ),
         "{v}"
     );
+    // Its start is too big for a closure: 400 on the position, or with search=1 a search.
+    let r = get(port, "/api/mill?variant=russian-mill");
+    assert_eq!(r.status, 400, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.json()["field"], "fen");
+    let r = get(port, "/api/mill?variant=russian-mill&search=1&depth=2");
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.json()["source"], "search");
     // No table for nine-mens-morris here: 503 with the command that builds it, into the
     // folder this server reads.
     let r = get(port, "/api/mill");

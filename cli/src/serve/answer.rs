@@ -232,8 +232,19 @@ impl State {
                         ));
                     }
                     let pos = mill_game::position(&m, p.fen.as_deref()).map_err(bad_fen)?;
-                    return crate::analyse::mill::closure_json(&m, &pos, rules.mill_variant(), why)
-                        .map_err(|e| ApiError::bad("fen", e.message));
+                    let exact =
+                        crate::analyse::mill::closure_json(&m, &pos, rules.mill_variant(), why);
+                    return match exact {
+                        // Too big for its closure: with search=1 a search, as `analyse mill
+                        // --search` gives (no table at its leaves).
+                        Err(e) if p.search => {
+                            let db = MillDb::new(m, &self.dir);
+                            crate::analyse::mill::search_json(&db, &pos, limits)
+                                .map_err(|e| ApiError::Internal(e.to_string()))?
+                                .ok_or_else(|| ApiError::bad("fen", e.message))
+                        }
+                        r => r.map_err(|e| ApiError::bad("fen", e.message)),
+                    };
                 }
                 let db = self.mill(&rules)?;
                 let pos = mill_game::position(db.game(), p.fen.as_deref()).map_err(bad_fen)?;
