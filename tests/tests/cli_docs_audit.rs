@@ -280,3 +280,43 @@ fn a_table_folder_named_dot_and_dara_time() {
     let rate = slots / secs;
     assert!((1.5e6..3e6).contains(&rate), "{rate}: {line}");
 }
+
+/// A finished Ô Ăn Quan game's analysis comes from the rules (its end collection), from a
+/// solved game's table as without one, as Dara's and Mill's do.
+#[test]
+fn a_finished_oaq_game_is_answered_by_the_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let rule = ["--rule", "seeds=1,1"];
+    let o = retro(
+        &[&["solve", "oaq", "--dir", d, "-q"], &rule[..]].concat(),
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = retro(
+        &[
+            &["play", "oaq", "--dir", d, "--as", "none", "--json"],
+            &rule[..],
+        ]
+        .concat(),
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let summary: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["game_over"], true, "{summary}");
+    let fen = summary["fen"].as_str().unwrap();
+    for folder in [d, "/nonexistent-retro-folder"] {
+        let args = [
+            "analyse", "oaq", "--dir", folder, "--fen", fen, "--json", "--pv",
+        ];
+        let o = retro(&[&args[..], &rule[..]].concat(), None);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert_eq!(
+            (&v["source"], &v["game_over"]),
+            (&serde_json::json!("rules"), &serde_json::json!(true)),
+            "{folder}: {v}"
+        );
+    }
+}

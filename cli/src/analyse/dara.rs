@@ -359,9 +359,6 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
             db.folder.display(),
             dir.display()
         );
-        if let Some(hint) = crate::games::table_folder_hint(dir) {
-            println!("{hint}");
-        }
     }
     if !v["nodes"].is_null() {
         println!(

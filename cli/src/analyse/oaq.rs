@@ -76,7 +76,9 @@ fn table_json(g: &Oaq, table: &Solved, p: &Position) -> Result<Option<Value>, Ta
         "moves": moves.iter().map(|(m, s)| json!({"move": m, "score": s})).collect::<Vec<_>>(),
     });
     if list.is_empty() {
+        // The rules decide a finished game (its end collection), as Dara's and Mill's say.
         out["game_over"] = json!(true);
+        out["source"] = json!("rules");
     }
     Ok(Some(out))
 }
@@ -124,7 +126,7 @@ pub fn analysis_json(
     let mut out = analysis_value(g, table, p, limits)?;
     if pv {
         out["pv"] = match table {
-            Some(t) if out["source"] == "table" => json!(table_pv(g, t, p)?),
+            Some(t) if out["source"] != "search" => json!(table_pv(g, t, p)?),
             _ => Value::Null,
         };
     }
@@ -151,7 +153,7 @@ fn analysis_value(
         let net = (f.stores[s] - p.stores[s]) - (f.stores[1 - s] - p.stores[1 - s]);
         return Ok(json!({
             "fen": g.format_position(p), "score": net, "proven": true, "depth": 0,
-            "best": [], "moves": [], "game_over": true,
+            "source": "rules", "best": [], "moves": [], "game_over": true,
         }));
     };
     let best: Vec<String> = r
@@ -248,6 +250,12 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
             "Score: {} future net seeds for the side to move (proven: from the solved game's table)",
             v["score"]
         );
+    } else if v["source"] == "rules" {
+        println!(
+            "Score: {} future net seeds for the side to move (the game is over: the end \
+             collection)",
+            v["score"]
+        );
     } else {
         println!(
             "Score: {} future net seeds for the side to move ({}, depth {})",
@@ -277,9 +285,6 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
         println!("PV: none (a principal variation comes from a solved game's table)");
     }
     if v["source"] == "search" {
-        if let Some(hint) = crate::games::table_folder_hint(dir) {
-            println!("No table for these rules here: {hint}");
-        }
         println!(
             "({} positions, {:.2} s)",
             v["nodes"],
