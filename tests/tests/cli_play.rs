@@ -397,8 +397,8 @@ fn mill_undo_hint_moves_fen_quit_and_illegal_moves() {
     assert_eq!(s["fen"], f2.as_str());
 
     // `quit` leaves the game; nothing after it is read.
-    let text = play(
-        &[
+    let from_win7 = |input: &str| {
+        let args = [
             "mill",
             "--variant",
             SIX,
@@ -407,28 +407,17 @@ fn mill_undo_hint_moves_fen_quit_and_illegal_moves() {
             "--fen",
             WIN7,
             "--json",
-        ],
-        "c4-b4\nquit\nc4-d4\n",
-    );
+        ];
+        play(&args, input)
+    };
+    let text = from_win7("c4-b4\nquit\nc4-d4\n");
     assert!(text.contains("Game left at ply 2."), "{text}");
     let s = summary(&text);
     assert_eq!(s["reason"], "quit");
     assert_eq!(s["moves"].as_array().unwrap().len(), 2);
 
     // `resign` ends the game: the side to move loses (it was `quit` under another name).
-    let text = play(
-        &[
-            "mill",
-            "--variant",
-            SIX,
-            "--dir",
-            d,
-            "--fen",
-            WIN7,
-            "--json",
-        ],
-        "c4-b4\nresign\nc4-d4\n",
-    );
+    let text = from_win7("c4-b4\nresign\nc4-d4\n");
     assert!(
         text.contains("white resigns at ply 2: black wins."),
         "{text}"
