@@ -246,6 +246,17 @@ pub fn limits(depth: Option<u32>, time: Option<f64>) -> Result<Limits, CliError>
     })
 }
 
+/// Prints an analysis's principal variation; when one was `asked` of a search's answer, that
+/// it has none (Mill and Dara).
+pub fn print_pv(v: &Value, asked: bool) {
+    if let Some(line) = v["pv"].as_array() {
+        let names: Vec<&str> = line.iter().filter_map(|b| b.as_str()).collect();
+        println!("PV: {}", names.join(" "));
+    } else if asked && v["source"] == "search" {
+        println!("PV: none (a search's answer has no line; tables give one)");
+    }
+}
+
 /// `n` things, in words: "1 table", "7 tables" (`word` in the singular, plural with an `s`).
 pub fn count(n: usize, word: &str) -> String {
     if n == 1 {

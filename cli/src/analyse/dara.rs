@@ -346,12 +346,7 @@ pub fn analyse(a: &AnalyseArgs, record: Option<&[String]>) -> Result<(), CliErro
             describe(m)
         );
     }
-    if let Some(line) = v["pv"].as_array() {
-        let names: Vec<&str> = line.iter().filter_map(|b| b.as_str()).collect();
-        println!("PV: {}", names.join(" "));
-    } else if pv && v["source"] == "search" {
-        println!("PV: none (a search's answer has no line; tables give one)");
-    }
+    output::print_pv(&v, pv);
     let sectors = tables.sectors();
     if sectors.is_empty() && v["source"] != "rules" {
         println!(

@@ -58,23 +58,25 @@ fn print_moves(out: &Json) {
 fn print_head(m: &Mill, p: &Position, out: &Json) {
     print!("{}", m.diagram(p));
     println!("FEN: {}", out["fen"].as_str().unwrap_or(""));
-    if out["source"] == "search" {
-        println!(
-            "Value: {} (side to move; no table holds the position: {} at depth {})",
-            crate::output::describe(out),
-            if out["proven"] == true {
-                "proven by search, every deciding line reaching the end or a table"
-            } else {
-                "a search result, not a proven value"
-            },
+    let why = if out["source"] == "search" {
+        let found = if out["proven"] == true {
+            "proven by search, every deciding line reaching the end or a table"
+        } else {
+            "a search result, not a proven value"
+        };
+        format!(
+            "; no table holds the position: {found} at depth {}",
             out["depth"]
-        );
+        )
     } else if out["game_over"] == true {
-        let v = crate::output::describe(out);
-        println!("Value: {v} (side to move; the game is over)");
+        "; the game is over".to_string()
     } else {
-        println!("Value: {} (side to move)", crate::output::describe(out));
-    }
+        String::new()
+    };
+    println!(
+        "Value: {} (side to move{why})",
+        crate::output::describe(out)
+    );
 }
 
 /// An analysis with distances: the position's value, every move's (its text and value for the
@@ -106,6 +108,25 @@ const CLOSURE_STONES: u32 = 6;
 pub fn closure_json(m: &Mill, p: &Position, variant: &str, why: &str) -> Result<Json, CliError> {
     let c = closure(m, p, variant, why)?;
     Ok(closure_answer(m, &c, p).expect("a closure holds its root"))
+}
+
+/// The analysis of a position under rules no table holds (`why`): its closure's exact values
+/// ([`closure_json`]) or, with `search` limits, a search where the closure is too big (no
+/// table at its leaves). Bad input (the closure refused) is exit code 2, a table that cannot
+/// be read 1.
+pub fn closure_or_search(
+    db: &Db,
+    p: &Position,
+    variant: &str,
+    why: &str,
+    search: Option<retro_solver::mill::search::Limits>,
+) -> Result<Json, CliError> {
+    match (closure_json(db.game(), p, variant, why), search) {
+        (Err(e), Some(limits)) => search_json(db, p, limits)
+            .map_err(CliError::other)?
+            .ok_or(e),
+        (r, _) => r,
+    }
 }
 
 /// Every position reachable from `p` solved, under rules no table holds (`why`), when `p` has
@@ -313,16 +334,13 @@ pub fn analyse(
     let db = Db::new(m, dir);
     if let Some(why) = no_tables {
         let variant = rules.mill_variant();
-        // The closure's exact values, or with --search a search where the closure is too big.
-        let answer = |p: &Position| match (closure_json(db.game(), p, variant, why), opts.search) {
-            (Err(e), Some(limits)) => search_json(&db, p, limits)
-                .map_err(CliError::other)?
-                .ok_or(e),
-            (Err(mut e), None) => {
-                e.message.push_str("; --search answers by search instead");
-                Err(e)
-            }
-            (r, _) => r,
+        let answer = |p: &Position| {
+            closure_or_search(&db, p, variant, why, opts.search).map_err(|mut e| {
+                if opts.search.is_none() {
+                    e.message.push_str("; --search answers by search instead");
+                }
+                e
+            })
         };
         if let Some(path) = batch {
             return crate::output::batch(path, |i, line| match db.game().parse_fen(line) {
@@ -454,12 +472,7 @@ pub fn analyse(
         println!("Distances: not in these tables (win/draw/loss only, compressed with --wdl-only)");
     }
     print_moves(&out);
-    if let Some(line) = out["pv"].as_array() {
-        let names: Vec<&str> = line.iter().filter_map(|b| b.as_str()).collect();
-        println!("PV: {}", names.join(" "));
-    } else if pv && searched {
-        println!("PV: none (a search's answer has no line; tables give one)");
-    }
+    crate::output::print_pv(&out, pv);
     println!("({:.3} ms)", secs * 1e3);
     Ok(())
 }

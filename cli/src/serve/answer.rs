@@ -232,19 +232,17 @@ impl State {
                         ));
                     }
                     let pos = mill_game::position(&m, p.fen.as_deref()).map_err(bad_fen)?;
-                    let exact =
-                        crate::analyse::mill::closure_json(&m, &pos, rules.mill_variant(), why);
-                    return match exact {
-                        // Too big for its closure: with search=1 a search, as `analyse mill
-                        // --search` gives (no table at its leaves).
-                        Err(e) if p.search => {
-                            let db = MillDb::new(m, &self.dir);
-                            crate::analyse::mill::search_json(&db, &pos, limits)
-                                .map_err(|e| ApiError::Internal(e.to_string()))?
-                                .ok_or_else(|| ApiError::bad("fen", e.message))
-                        }
-                        r => r.map_err(|e| ApiError::bad("fen", e.message)),
-                    };
+                    // As `analyse mill --search` answers (search=1).
+                    let db = MillDb::new(m, &self.dir);
+                    let search = p.search.then_some(limits);
+                    let variant = rules.mill_variant();
+                    return crate::analyse::mill::closure_or_search(
+                        &db, &pos, variant, why, search,
+                    )
+                    .map_err(|e| match e.code {
+                        2 => ApiError::bad("fen", e.message),
+                        _ => ApiError::Internal(e.message),
+                    });
                 }
                 let db = self.mill(&rules)?;
                 let pos = mill_game::position(db.game(), p.fen.as_deref()).map_err(bad_fen)?;
