@@ -96,6 +96,14 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// The one JSON object a `--json` command printed, after checking that it succeeded (its
+/// stderr in the failure message otherwise).
+pub fn json_out(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}", stderr(o));
+    serde_json::from_str(stdout(o).trim())
+        .unwrap_or_else(|e| panic!("not one JSON object ({e}): {}", stdout(o)))
+}
+
 /// Reads a data file of the tests, `tests/data/<file>` (e.g. `bench.tsv`).
 pub fn data(file: &str) -> String {
     let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "data", file].iter().collect();

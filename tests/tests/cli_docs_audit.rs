@@ -3,7 +3,7 @@
 //! `sample` and `play`; `analyse mill` ignoring `--time`/`--depth` (it never searched);
 //! answers that named no finished game or no missing line; flags ignored.
 
-use retro_tests::{game_folder, retro, solved_mill, stderr, stdout};
+use retro_tests::{game_folder, json_out, retro, solved_mill, stderr, stdout};
 
 /// `solve`, `sample` and `play` refuse a table folder as `--dir` and name the folder to give
 /// instead; nothing is written into it.
@@ -84,8 +84,7 @@ fn analyse_mill_searches_where_asked() {
         ]
         .concat();
         let o = retro(&args, None);
-        assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
-        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        let v = json_out(&o);
         assert_eq!(
             (&v["source"], &v["depth"], &v["pv"]),
             (
@@ -122,8 +121,7 @@ fn analyse_mill_searches_where_asked() {
         ],
         None,
     );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let v = json_out(&o);
     assert!(v.get("removal_in").is_some_and(|r| r.is_null()), "{v}");
     // Rules without tables: the closure where it is small enough, else a search if asked.
     let russian = ["analyse", "mill", "--variant", "russian-mill", "--dir", d];
@@ -131,8 +129,7 @@ fn analyse_mill_searches_where_asked() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--search answers"), "{}", stderr(&o));
     let o = retro(&[&russian[..], &["--depth", "2", "--json"]].concat(), None);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let v = json_out(&o);
     assert_eq!(v["source"], "search", "{v}");
 }
 
@@ -158,8 +155,7 @@ fn finished_games_searches_and_mill_only_flags() {
         ],
         None,
     );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let v = json_out(&o);
     assert_eq!(
         (&v["game_over"], &v["source"], &v["result"]),
         (
@@ -175,8 +171,7 @@ fn finished_games_searches_and_mill_only_flags() {
         ],
         None,
     );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let v = json_out(&o);
     assert_eq!(v["source"], "search", "{v}");
     assert!(v.get("pv").is_some_and(|p| p.is_null()), "{v}");
     for game in ["dara", "oaq"] {
@@ -227,8 +222,7 @@ fn timed_probes_of_win_draw_loss_tables_are_named_so() {
             "600",
         ];
         let o = retro(&[&base[..], extra].concat(), None);
-        assert!(o.status.success(), "{}", stderr(&o));
-        serde_json::from_str(stdout(&o).trim()).unwrap()
+        json_out(&o)
     };
     assert_eq!(time(&[])["probe"], "value");
     let o = retro(&["compress", "--dir", d, "--wdl-only", "-q"], None);
@@ -311,8 +305,7 @@ fn a_finished_oaq_game_is_answered_by_the_rules() {
             "analyse", "oaq", "--dir", folder, "--fen", fen, "--json", "--pv",
         ];
         let o = retro(&[&args[..], &rule[..]].concat(), None);
-        assert!(o.status.success(), "{}", stderr(&o));
-        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        let v = json_out(&o);
         assert_eq!(
             (&v["source"], &v["game_over"]),
             (&serde_json::json!("rules"), &serde_json::json!(true)),
