@@ -100,8 +100,13 @@ pub fn stderr(o: &Output) -> String {
 /// stderr in the failure message otherwise).
 pub fn json_out(o: &Output) -> serde_json::Value {
     assert!(o.status.success(), "{}", stderr(o));
-    serde_json::from_str(stdout(o).trim())
-        .unwrap_or_else(|e| panic!("not one JSON object ({e}): {}", stdout(o)))
+    parse_json(&stdout(o))
+}
+
+/// Parses text that must be one JSON value (a command's output, or one line of it), surrounding
+/// whitespace ignored; the panic quotes the text.
+pub fn parse_json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("not one JSON value ({e}): {text}"))
 }
 
 /// Reads a data file of the tests, `tests/data/<file>` (e.g. `bench.tsv`).

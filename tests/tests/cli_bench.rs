@@ -1,12 +1,8 @@
 //! `retro bench` and `retro perft --no-bulk`: the suite's counts and signature against
 //! `tests/data/bench.tsv`, and counting without bulk counting against counting with it.
 
-use retro_tests::{data, retro, stderr, stdout};
+use retro_tests::{data, parse_json, retro, stderr, stdout};
 use serde_json::Value;
-
-fn json(s: &str) -> Value {
-    serde_json::from_str(s.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))
-}
 
 /// `(position, depth, nodes)` per line of `tests/data/bench.tsv`.
 fn expected() -> Vec<(String, u64, u64)> {
@@ -30,7 +26,7 @@ fn bench(extra: &[&str]) -> Value {
     args.extend_from_slice(extra);
     let o = retro(&args, None);
     assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
-    json(&stdout(&o))
+    parse_json(&stdout(&o))
 }
 
 #[test]
@@ -111,7 +107,7 @@ fn perft_without_bulk_counting_counts_the_same() {
             }
             let o = retro(&args, None);
             assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-            json(&stdout(&o))["nodes"].as_u64().unwrap()
+            parse_json(&stdout(&o))["nodes"].as_u64().unwrap()
         };
         let bulk = count(false);
         assert!(bulk > 100, "{case:?}");

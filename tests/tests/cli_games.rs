@@ -1,20 +1,16 @@
 //! End-to-end tests of the Ô Ăn Quan and Dara commands.
 
-use retro_tests::{retro, stderr, stdout};
+use retro_tests::{parse_json, retro, stderr, stdout};
 use serde_json::Value;
-
-fn json(s: &str) -> Value {
-    serde_json::from_str(s.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))
-}
 
 #[test]
 fn oaq_perft_moves_and_analyse() {
-    let v = json(&stdout(&retro(
+    let v = parse_json(&stdout(&retro(
         &["perft", "oaq", "--depth", "4", "--json"],
         None,
     )));
     assert_eq!(v["nodes"], 5128);
-    let v = json(&stdout(&retro(&["moves", "oaq", "--json"], None)));
+    let v = parse_json(&stdout(&retro(&["moves", "oaq", "--json"], None)));
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 10);
     assert_eq!(moves[0]["move"], "1+");
@@ -33,7 +29,7 @@ fn oaq_perft_moves_and_analyse() {
         None,
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let v = json(&stdout(&o));
+    let v = parse_json(&stdout(&o));
     assert_eq!(v["depth"], 6);
     assert_eq!(v["proven"], false);
     let best = v["best"].as_array().unwrap();
@@ -42,7 +38,7 @@ fn oaq_perft_moves_and_analyse() {
     assert!(!best.is_empty());
     // A finished game is reported as such, proven.
     let over = "0,3,0,0,0,0,0,0,2,0,0,0 s 30 35 0";
-    let v = json(&stdout(&retro(
+    let v = parse_json(&stdout(&retro(
         &["analyse", "oaq", "--fen", over, "--json"],
         None,
     )));
@@ -52,7 +48,7 @@ fn oaq_perft_moves_and_analyse() {
     let input = "10,5,5,5,5,5,10,5,5,5,5,5 s 0 0 1\nnonsense\n";
     let lines: Vec<Value> = stdout(&retro(&["moves", "oaq", "--batch", "-"], Some(input)))
         .lines()
-        .map(json)
+        .map(parse_json)
         .collect();
     assert_eq!(lines.len(), 2);
     assert!(lines[1]["error"].is_string());
@@ -60,14 +56,14 @@ fn oaq_perft_moves_and_analyse() {
 
 #[test]
 fn dara_perft_moves_and_solve() {
-    let v = json(&stdout(&retro(
+    let v = parse_json(&stdout(&retro(
         &["perft", "dara", "--depth", "3", "--json"],
         None,
     )));
     assert_eq!(v["nodes"], 24360);
     // White to drop: 22 empty cells, but c5 would make a5-b5-c5-d5, a four.
     let fen = "WW.W../B.B.B./....../W...../B..... w 8 8";
-    let v = json(&stdout(&retro(
+    let v = parse_json(&stdout(&retro(
         &["moves", "dara", "--fen", fen, "--json"],
         None,
     )));
@@ -77,7 +73,7 @@ fn dara_perft_moves_and_solve() {
     // A run of four, which no move makes, can be typed in (RULES.md 2.5): its stones are not
     // protected by it.
     let fen = "WWWW../....../....W./....../BB.B.. b 0 0";
-    let v = json(&stdout(&retro(
+    let v = parse_json(&stdout(&retro(
         &["moves", "dara", "--fen", fen, "--json"],
         None,
     )));
@@ -116,7 +112,7 @@ fn dara_perft_moves_and_solve() {
         None,
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let v = json(&stdout(&o));
+    let v = parse_json(&stdout(&o));
     let s = &v["sectors"].as_array().unwrap()[0];
     assert_eq!(s["sector"], "3_3_0_0");
     assert_eq!(s["positions"], 2970230);
@@ -162,7 +158,7 @@ fn oaq_stores_in_the_text_decide_the_refill_rule() {
         args.extend_from_slice(extra);
         let o = retro(&args, None);
         assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
-        json(&stdout(&o))["nodes"].as_u64().unwrap()
+        parse_json(&stdout(&o))["nodes"].as_u64().unwrap()
     };
     // The 12-seed start under the default profile (70 seeds) is the seeds=1,1 game.
     assert_eq!(perft(&[]), 356);
@@ -170,14 +166,14 @@ fn oaq_stores_in_the_text_decide_the_refill_rule() {
 
     // Both stores empty, South's row empty: fewer than 5 seeds off the board, the game is over.
     let stuck = "0,0,0,0,0,0,1,1,1,1,1,1 s 0 0 0";
-    let v = json(&stdout(&retro(
+    let v = parse_json(&stdout(&retro(
         &["moves", "oaq", "--fen", stuck, "--json"],
         None,
     )));
     assert_eq!(v["moves"].as_array().unwrap().len(), 0, "{v}");
     assert!(!v["game_over"].is_null(), "{v}");
     // With 5 seeds in a store the row is refilled (ten moves).
-    let v = json(&stdout(&retro(
+    let v = parse_json(&stdout(&retro(
         &[
             "moves",
             "oaq",

@@ -1,11 +1,7 @@
 //! End-to-end tests of `retro variants`, `retro moves mill` and `retro perft mill`.
 
-use retro_tests::{retro, stderr, stdout};
+use retro_tests::{parse_json, retro, stderr, stdout};
 use serde_json::Value;
-
-fn json(s: &str) -> Value {
-    serde_json::from_str(s.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))
-}
 
 #[test]
 fn perft_json_shape_and_counts() {
@@ -23,11 +19,11 @@ fn perft_json_shape_and_counts() {
         None,
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let v = json(&stdout(&o));
+    let v = parse_json(&stdout(&o));
     assert_eq!(v["nodes"], 255024);
     assert!(v["seconds"].is_number() && v["nps"].is_number());
     let o = retro(&["perft", "mill", "-d", "2", "--divide", "--json"], None);
-    let v = json(&stdout(&o));
+    let v = parse_json(&stdout(&o));
     let parts = v["divide"].as_array().unwrap();
     assert_eq!(parts.len(), 24);
     assert!(parts.iter().all(|p| p["nodes"] == 23));
@@ -54,7 +50,7 @@ fn perft_with_one_and_two_threads_agree() {
             &["perft", "mill", "--fen", fen, "-d", "5", "--json", "-t", t],
             None,
         );
-        json(&stdout(&o))["nodes"].as_u64().unwrap()
+        parse_json(&stdout(&o))["nodes"].as_u64().unwrap()
     };
     assert_eq!(count("1"), count("2"));
 }
@@ -64,7 +60,7 @@ fn moves_lists_sorted_moves_and_state() {
     let fen = "O*@@@O*@/**@*@***/*@@**@O* b m r 3 0 9 0 0 1 0 0 0 0 0 0 1";
     let o = retro(&["moves", "mill", "--fen", fen, "--json", "--split"], None);
     assert!(o.status.success());
-    let v = json(&stdout(&o));
+    let v = parse_json(&stdout(&o));
     assert_eq!(v["moves"], serde_json::json!(["xa4", "xc3", "xd5"]));
     assert_eq!(v["side"], "black");
     assert_eq!(v["phase"], "removing");
@@ -78,7 +74,7 @@ fn moves_lists_sorted_moves_and_state() {
     );
     // A finished game says who won and why.
     let over = "OOO*****/@@******/******** w m s 3 0 2 0 0 0 0 0 0 0 0 0 1";
-    let v = json(&stdout(&retro(
+    let v = parse_json(&stdout(&retro(
         &["moves", "mill", "--fen", over, "--json"],
         None,
     )));
@@ -92,7 +88,7 @@ fn batch_reports_bad_lines_without_aborting() {
                  ********/********/******** q p p 0 9 0 9 0 0 0 0 0 0 0 0 1\n";
     let o = retro(&["moves", "mill", "--batch", "-"], Some(input));
     assert!(o.status.success());
-    let lines: Vec<Value> = stdout(&o).lines().map(json).collect();
+    let lines: Vec<Value> = stdout(&o).lines().map(parse_json).collect();
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["moves"].as_array().unwrap().len(), 24);
     assert!(lines[1]["error"].as_str().unwrap().contains("fields"));
@@ -125,7 +121,7 @@ fn bad_input_exits_with_code_two_and_a_message() {
 
 #[test]
 fn variants_lists_every_preset_with_fields() {
-    let v = json(&stdout(&retro(&["variants", "--json"], None)));
+    let v = parse_json(&stdout(&retro(&["variants", "--json"], None)));
     let list = v["variants"].as_array().unwrap();
     assert_eq!(list.len(), 14);
     let dsq = list.iter().find(|p| p["name"] == "da-san-qi").unwrap();

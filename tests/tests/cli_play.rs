@@ -6,7 +6,7 @@
 use retro_engine::dara::{Dara, DaraProfile};
 use retro_engine::mill::{EndReason, Mill, Position, Profile};
 use retro_engine::Color;
-use retro_tests::{retro, stderr, stdout};
+use retro_tests::{parse_json, retro, stderr, stdout};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -22,10 +22,6 @@ fn solved_six() -> tempfile::TempDir {
     retro_tests::solved_mill(SIX)
 }
 
-fn json(text: &str) -> Value {
-    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-}
-
 /// `retro analyse mill --variant six-mens-morris --dir D --json [--fen F] [--moves M]`.
 fn analyse_six(dir: &str, fen: Option<&str>, moves: &[String]) -> Value {
     let mut args = vec!["analyse", "mill", "--variant", SIX, "--dir", dir, "--json"];
@@ -38,7 +34,7 @@ fn analyse_six(dir: &str, fen: Option<&str>, moves: &[String]) -> Value {
     }
     let out = retro(&args, None);
     assert!(out.status.success(), "{}", stderr(&out));
-    json(&stdout(&out))
+    parse_json(&stdout(&out))
 }
 
 /// Runs `retro play` with the given stdin; returns the whole stdout (after checking exit 0).
@@ -57,7 +53,7 @@ fn play(args: &[&str], input: &str) -> String {
 
 /// The JSON summary: the last line of stdout.
 fn summary(text: &str) -> Value {
-    json(text.lines().last().expect("some output"))
+    parse_json(text.lines().last().expect("some output"))
 }
 
 fn strings(v: &Value) -> Vec<String> {
@@ -481,7 +477,7 @@ fn dara_engine_against_itself_reaches_the_analysed_result() {
         None,
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    let v = json(&stdout(&out));
+    let v = parse_json(&stdout(&out));
     assert_eq!(v["proven"], true, "{v}");
     assert_eq!(v["result"], "win");
     assert_eq!(v["plies"], 3);
@@ -547,7 +543,7 @@ fn oaq_engine_against_itself_realises_the_solved_value() {
         }
         let out = retro(&args, None);
         assert!(out.status.success(), "{}", stderr(&out));
-        json(&stdout(&out))
+        parse_json(&stdout(&out))
     };
     let start = analyse(None);
     assert_eq!(start["source"], "table");

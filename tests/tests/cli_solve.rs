@@ -1,11 +1,7 @@
 //! End-to-end tests of `retro solve`, `retro analyse` and `retro verify`.
 
-use retro_tests::{retro, solved_mill_with, stderr, stdout};
+use retro_tests::{parse_json, retro, solved_mill_with, stderr, stdout};
 use serde_json::{json, Value};
-
-fn json(s: &str) -> Value {
-    serde_json::from_str(s.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))
-}
 
 #[test]
 fn solve_analyse_verify_round_trip() {
@@ -28,7 +24,7 @@ fn solve_analyse_verify_round_trip() {
         o
     };
     let o = solve();
-    let v = json(&stdout(&o));
+    let v = parse_json(&stdout(&o));
     let sectors = v["sectors"].as_array().unwrap();
     assert!(sectors.len() > 50);
     // No terminal (and --json): a log line per unit on stderr instead of bars, the last one
@@ -116,7 +112,7 @@ fn solve_analyse_verify_round_trip() {
     assert_eq!(l["runs"], 1, "{l}");
     assert!(l["peak_memory_bytes"].as_u64().unwrap() <= memory, "{l}");
     // Nothing left to solve: nothing logged.
-    assert_eq!(json(&stdout(&solve()))["log"], *l);
+    assert_eq!(parse_json(&stdout(&solve()))["log"], *l);
 
     let o = retro(
         &[
@@ -131,7 +127,7 @@ fn solve_analyse_verify_round_trip() {
         None,
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let v = json(&stdout(&o));
+    let v = parse_json(&stdout(&o));
     assert_eq!(v["result"], "draw");
     assert!(v["plies"].is_null());
     assert_eq!(v["moves"].as_array().unwrap().len(), 16);
@@ -155,7 +151,7 @@ fn solve_analyse_verify_round_trip() {
         None,
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let v = json(&stdout(&o));
+    let v = parse_json(&stdout(&o));
     let best: Vec<&str> = v["best"]
         .as_array()
         .unwrap()
@@ -183,7 +179,7 @@ fn solve_analyse_verify_round_trip() {
         ],
         Some(&input),
     );
-    let lines: Vec<Value> = stdout(&o).lines().map(json).collect();
+    let lines: Vec<Value> = stdout(&o).lines().map(parse_json).collect();
     assert_eq!(lines.len(), 2);
     assert!(lines[0]["result"].is_string() && lines[1]["error"].is_string());
 
@@ -213,7 +209,7 @@ fn solve_analyse_verify_round_trip() {
     let leftover = folder.join("sector_4_4_0_0.rtb.99-0.tmp");
     std::fs::write(&leftover, b"an interrupted write").unwrap();
     let o = retro(&["verify", "--dir", d, "--json"], None);
-    let v = json(&stdout(&o));
+    let v = parse_json(&stdout(&o));
     let kinds: Vec<(&str, &str)> = v["tables"]
         .as_array()
         .unwrap()
@@ -393,7 +389,7 @@ fn analyse_names_the_missing_table_and_rejects_unsolvable_rules() {
             ],
         );
         assert!(o.status.success(), "{}", stderr(&o));
-        json(&stdout(&o))
+        parse_json(&stdout(&o))
     };
     let fits = plan(budget);
     assert!(
@@ -416,7 +412,12 @@ fn analyse_names_the_missing_table_and_rejects_unsolvable_rules() {
     );
     let o = solve(15, &["--compress", "--dry-run", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(json(&stdout(&o))["compress_peak_bytes"].as_u64().unwrap() < 15 << 30);
+    assert!(
+        parse_json(&stdout(&o))["compress_peak_bytes"]
+            .as_u64()
+            .unwrap()
+            < 15 << 30
+    );
     // Nothing fits a disk smaller than the compressed tables alone; what fits is solved.
     let o = solve(5, &["--compress"]);
     assert_eq!(o.status.code(), Some(1));
@@ -517,7 +518,7 @@ fn the_disk_check_covers_a_relative_folder_that_does_not_exist() {
         None,
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let v = json(&stdout(&o));
+    let v = parse_json(&stdout(&o));
     assert!(v["free_disk_bytes"].as_u64().unwrap() > 0, "{v}");
     // Six men's morris takes about 7 MB of raw tables: 1,000 bytes free refuse it before any
     // table is written.
@@ -547,7 +548,7 @@ fn every_preset_dry_runs_and_placing_only_rules_keep_the_moving_phase() {
             None,
         );
         assert!(o.status.success(), "{}: {}", p.name, stderr(&o));
-        let v = json(&stdout(&o));
+        let v = parse_json(&stdout(&o));
         let sectors = v["sectors"].as_array().unwrap();
         let left_out = v["unsupported_sectors"].as_u64().unwrap() as usize;
         let expect = match p.name {
@@ -619,7 +620,7 @@ fn every_preset_dry_runs_and_placing_only_rules_keep_the_moving_phase() {
             None,
         );
         assert!(o.status.success(), "{}", stderr(&o));
-        json(&stdout(&o))
+        parse_json(&stdout(&o))
     };
     let (four, five) = (plan("4"), plan("5"));
     assert_eq!(four["slots_left"], 0);
@@ -632,7 +633,7 @@ fn every_preset_dry_runs_and_placing_only_rules_keep_the_moving_phase() {
         None,
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(json(&stdout(&o))["result"], "win");
+    assert_eq!(parse_json(&stdout(&o))["result"], "win");
     let o = retro(&[&["analyse", "mill"], &base[..]].concat(), None);
     assert_eq!(o.status.code(), Some(1));
     assert!(
@@ -703,7 +704,7 @@ fn verify_refuses_no_tables_and_misplaced_ones() {
     std::fs::rename(&folder, &elsewhere).unwrap();
     let o = retro(&["verify", "--dir", d, "--json"], None);
     assert_eq!(o.status.code(), Some(1));
-    let v = json(&stdout(&o));
+    let v = parse_json(&stdout(&o));
     let rows = v["tables"].as_array().unwrap();
     assert!(!rows.is_empty() && v["failed"] == rows.len());
     let err = rows[0]["error"].as_str().unwrap();
@@ -745,7 +746,7 @@ fn verify_names_a_game_folder_without_tables() {
     );
     let o = retro(&["verify", "--dir", d, "--json"], None);
     assert!(o.status.success(), "{}", stderr(&o));
-    let v = json(&stdout(&o));
+    let v = parse_json(&stdout(&o));
     let empty = v["folders_without_tables"].as_array().unwrap();
     assert_eq!(empty.len(), 1, "{v}");
     assert!(empty[0]
@@ -765,7 +766,7 @@ fn a_missing_table_names_the_cost_and_the_cheap_alternatives() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let msg = stderr(&o);
     let plan = retro(&["solve", "mill", "--dir", e, "--dry-run", "--json"], None);
-    let plan = json(&stdout(&plan));
+    let plan = parse_json(&stdout(&plan));
     let slots = plan["slots"].as_u64().unwrap();
     let sectors = plan["sectors"].as_array().unwrap().len();
     for says in [
@@ -845,7 +846,7 @@ fn concurrent_solves_of_one_folder_are_refused_or_wait() {
     assert!(first.status.success(), "{}", stderr(&first));
     let waited = waiting.wait_with_output().unwrap();
     assert!(waited.status.success(), "{}", stderr(&waited));
-    let v = json(&stdout(&waited));
+    let v = parse_json(&stdout(&waited));
     let sectors = v["sectors"].as_array().unwrap();
     assert_eq!(sectors.len(), 9);
     assert!(sectors.iter().all(|s| s["reused"] == true), "{v}");
@@ -910,7 +911,7 @@ fn russian_mill_endgames_are_solved_without_tables() {
             None,
         );
         assert!(o.status.success(), "{}", stderr(&o));
-        json(&stdout(&o))
+        parse_json(&stdout(&o))
     };
     // White closes a mill and wins at once.
     let nine = analyse("nine-mens-morris", &fen(0));
@@ -954,7 +955,7 @@ fn the_solve_log_adds_up_runs() {
         assert!(o.status.success(), "{}", stderr(&o));
         o
     };
-    let first = json(&stdout(&run(&["--max-stones", "4", "--json", "-q"])));
+    let first = parse_json(&stdout(&run(&["--max-stones", "4", "--json", "-q"])));
     let solved = |v: &Value| -> (u64, u64) {
         let rows = v["sectors"].as_array().unwrap();
         let fresh = rows.iter().filter(|s| s["reused"] == false);
@@ -973,7 +974,7 @@ fn the_solve_log_adds_up_runs() {
             && text.contains(" over 2 runs: "),
         "{text}"
     );
-    let third = json(&stdout(&run(&["--json", "-q"])));
+    let third = parse_json(&stdout(&run(&["--json", "-q"])));
     assert_eq!(solved(&third), (0, 0));
     let log = &third["log"];
     assert_eq!(log["runs"], 2, "{log}");
@@ -994,7 +995,7 @@ fn the_solve_log_adds_up_runs() {
     assert_eq!(log["units"].as_u64(), Some(lines as u64), "{log}");
     // A dry run over the folder says the same; with fewer than a billion slots logged it
     // keeps the machine's usual rate for what is left.
-    let dry = json(&stdout(&run(&["--dry-run", "--json"])));
+    let dry = parse_json(&stdout(&run(&["--dry-run", "--json"])));
     assert_eq!(dry["log"], *log);
     assert!(dry["logged_slots_per_second"].is_null(), "{dry}");
     let text = stdout(&run(&["--dry-run"]));
