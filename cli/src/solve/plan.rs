@@ -50,9 +50,9 @@ pub struct PlanFigures {
 pub const MEASURED_SLOTS_PER_SECOND: f64 = 4.2e6;
 
 /// Dara's solver speed on the same machine: its endgames up to 5 against 5, 3.12 billion slots,
-/// took 45 minutes (1.16 million slots a second) before December 6, when its run checks became
-/// 1.7 times faster (`--max-stones 4`: 56.7 s, then 33.0 s); the big units are the slow ones.
-pub const DARA_SLOTS_PER_SECOND: f64 = 2.0e6;
+/// took 633 s on December 7 (4.9 million slots a second; 45 minutes before December 6, when its
+/// run checks became faster); the big units are the slow ones (5v5: 4.7 million).
+pub const DARA_SLOTS_PER_SECOND: f64 = 4.5e6;
 
 /// The usual solving rate of a game's sectors (by the rules' name), slots a second.
 pub fn usual_rate(game: &str) -> f64 {
