@@ -535,6 +535,60 @@ fn the_disk_check_covers_a_relative_folder_that_does_not_exist() {
     );
 }
 
+/// A dry run over an empty folder says roughly how long the solve takes: at the usual rate of
+/// the game's units, slower where placing moves stay inside a unit (lasker-morris, where a
+/// side with stones in hand may slide: its first run's 2.3 million slots a second, not the 4.2
+/// of nine-mens-morris's whole solve), so lasker-morris says about 16 hours, as it took.
+#[test]
+fn a_fresh_dry_run_says_how_long() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let dry = |variant: &str, json: bool| {
+        let mut args = vec![
+            "solve",
+            "mill",
+            "--variant",
+            variant,
+            "--dry-run",
+            "--dir",
+            d,
+        ];
+        if json {
+            args.push("--json");
+        }
+        let o = retro(&args, None);
+        assert!(o.status.success(), "{variant}: {}", stderr(&o));
+        stdout(&o)
+    };
+    for (variant, low, high) in [
+        ("nine-mens-morris", 4.2e6, 4.2e6),
+        ("morabaraba-malom", 4.2e6, 4.2e6),
+        ("lasker-morris", 2.3e6, 2.5e6),
+    ] {
+        let v = parse_json(&dry(variant, true));
+        let rate = v["usual_slots_per_second"].as_f64().unwrap();
+        assert!(rate >= low - 1.0 && rate <= high + 1.0, "{variant}: {rate}");
+        let left = v["slots_left"].as_f64().unwrap();
+        let secs = v["estimated_seconds"].as_f64().unwrap();
+        assert!(
+            (secs - left / rate).abs() < 1.0,
+            "{variant}: {secs} s, {left} at {rate}"
+        );
+    }
+    let lasker = parse_json(&dry("lasker-morris", true));
+    let hours = lasker["estimated_seconds"].as_f64().unwrap() / 3600.0;
+    assert!((15.0..18.0).contains(&hours), "{hours} h");
+    let text = dry("lasker-morris", false);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("time: roughly "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains(" hours on 2 cores (at 2.4 million slots a second"),
+        "{line}"
+    );
+}
+
 /// `--dry-run` answers for every preset, saying which sectors these rules leave out: all of
 /// russian-mill's (one-time mills' masks are state the index lacks, with a figure of what they
 /// would cost). da-san-qi's marked points are in the index of its placing sectors: the moving

@@ -78,6 +78,8 @@ pub(super) fn dry_run<R: SectorRules>(
                    "suggested_raw_budget_bytes": suggested.flatten().map(|(b, _)| b),
                    "log": log.map(|l| l.json()),
                    "logged_slots_per_second": rate,
+                   "usual_slots_per_second": f.rate,
+                   "estimated_seconds": f.left.0 as f64 / rate.unwrap_or(f.rate),
                    "solvable": unsupported.is_empty()})
         );
         return Ok(());
@@ -116,6 +118,14 @@ pub(super) fn dry_run<R: SectorRules>(
             "its solve log ({}): {}",
             crate::solve::journal::FILE,
             l.describe()
+        );
+    }
+    if f.existing == 0 && f.left.0 > 0 {
+        println!(
+            "time: roughly {} on 2 cores (at {:.1} million slots a second, the usual rate of such \
+             units on a 2-core machine like the project's)",
+            crate::solve::plan::rough_time_at(f.left.0, f.rate),
+            f.rate / 1e6
         );
     }
     if f.existing > 0 {

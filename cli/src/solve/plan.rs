@@ -37,7 +37,9 @@ pub struct PlanFigures {
     pub compress_peak: u64,
     /// The compressed share the disk estimates take.
     pub share: Share,
-    /// The game's usual solving rate, slots a second ([`usual_rate`]).
+    /// The usual solving rate of the units left, slots a second: the game's [`usual_rate`],
+    /// or slower where placing moves stay inside a unit ([`unit_rate`]); over an empty plan
+    /// the game's.
     pub rate: f64,
     /// The units in the order they are solved.
     units_in_order: Vec<Unit>,
@@ -54,11 +56,33 @@ pub const MEASURED_SLOTS_PER_SECOND: f64 = 4.2e6;
 /// run checks became faster); the big units are the slow ones (5v5: 4.7 million).
 pub const DARA_SLOTS_PER_SECOND: f64 = 4.5e6;
 
+/// The solving rate of a unit whose placing moves stay inside it (a side with stones in hand
+/// may also slide, as under lasker-morris's `move-in-placing`, so the unit has frontier passes
+/// as a moving unit has): lasker-morris's first run solved 99.4 billion slots, nearly all of
+/// them such units, in about 12 hours of units (`docs/results.md`).
+pub const CYCLIC_PLACING_SLOTS_PER_SECOND: f64 = 2.3e6;
+
 /// The usual solving rate of a game's sectors (by the rules' name), slots a second.
 pub fn usual_rate(game: &str) -> f64 {
     match game {
         "dara" => DARA_SLOTS_PER_SECOND,
         _ => MEASURED_SLOTS_PER_SECOND,
+    }
+}
+
+/// The usual solving rate of `unit`, slots a second: [`CYCLIC_PLACING_SLOTS_PER_SECOND`] for a
+/// unit with stones in hand where a move leads from one of its sectors to one of its own,
+/// else the game's [`usual_rate`].
+pub fn unit_rate<R: SectorRules>(rules: &R, unit: &[SectorKey]) -> f64 {
+    let placing = unit.iter().any(|k| k.wf > 0 || k.bf > 0);
+    let inside = || {
+        unit.iter()
+            .any(|k| rules.successors(*k).iter().any(|s| unit.contains(s)))
+    };
+    if placing && inside() {
+        CYCLIC_PLACING_SLOTS_PER_SECOND.min(usual_rate(rules.name()))
+    } else {
+        usual_rate(rules.name())
     }
 }
 
@@ -186,6 +210,8 @@ impl PlanFigures {
             share: Share::from_tables(&compressed_tables(db, units.iter().flatten())),
             rate: usual_rate(db.rules.name()),
         };
+        // Seconds the units left take at their usual rates.
+        let mut seconds_left = 0.0;
         for u in &units {
             let mut unit = 0;
             let mut missing = false;
@@ -206,7 +232,11 @@ impl PlanFigures {
             // A unit with any table missing is solved whole again.
             if missing {
                 f.left = (f.left.0 + unit, f.left.1 + 1);
+                seconds_left += unit as f64 / unit_rate(&db.rules, u);
             }
+        }
+        if seconds_left > 0.0 {
+            f.rate = f.left.0 as f64 / seconds_left;
         }
         f.units_in_order = units;
         f.compress_peak = f.estimate(db, None).peak;
