@@ -10,7 +10,9 @@ pub(super) struct Bars {
     /// Progress as plain lines on stderr, one per unit, instead of bars: when the bars
     /// would not show (stderr is not a terminal, or `--json`) and `--quiet` is not given, so
     /// a solve run in the background leaves a log.
-    pub(super) log: Option<Instant>,
+    pub(super) log: bool,
+    /// When the run began (the time left on the bars and in the log lines).
+    pub(super) started: Instant,
     /// The slots of the units started so far (for the log lines).
     pub(super) slots_started: Mutex<u64>,
     /// The slots of the sectors without tables when the run began (all it will solve).
@@ -47,14 +49,17 @@ impl Bars {
         };
         overall.set_style(
             ProgressStyle::with_template(
-                "units {pos}/{len} [{bar:30}] {elapsed_precise} ETA {eta} {msg}",
+                // The time left is the message, reckoned in slots as the log lines do: the
+                // bar's own ETA would count units, whose sizes differ a thousandfold.
+                "units {pos}/{len} [{bar:30}] {elapsed_precise} {msg}",
             )
             .expect("template")
             .progress_chars("=> "),
         );
         Bars {
             quiet: quiet || lines,
-            log: (lines && !quiet).then(Instant::now),
+            log: lines && !quiet,
+            started: Instant::now(),
             slots_started: Mutex::new(0),
             slots_left,
             overall,
@@ -97,17 +102,20 @@ impl SolveObserver for Bars {
         self.overall.set_position(index as u64);
         let names: Vec<String> = unit.iter().map(|k| k.to_string()).collect();
         self.journal.unit_start(names.join("+"), slots);
-        if let Some(start) = self.log {
-            let before = {
-                let mut s = self.slots_started.lock().expect("slots lock");
-                *s += slots;
-                *s - slots
-            };
-            let secs = start.elapsed().as_secs();
-            // Left at this run's rate so far, blended with the folder's logged one or the
-            // usual one (rough: units differ widely).
-            let left = self.slots_left.saturating_sub(before);
-            let h = crate::solve::plan::hours_left(left, before, secs as f64, self.prior_rate);
+        let before = {
+            let mut s = self.slots_started.lock().expect("slots lock");
+            *s += slots;
+            *s - slots
+        };
+        let secs = self.started.elapsed().as_secs();
+        // Left at this run's rate so far, blended with the folder's logged one or the usual
+        // one (rough: units differ widely).
+        let left = self.slots_left.saturating_sub(before);
+        let h = crate::solve::plan::hours_left(left, before, secs as f64, self.prior_rate);
+        if !self.log {
+            let when = crate::solve::plan::rough_duration(h * 3600.0);
+            self.overall.set_message(format!("roughly {when} left"));
+        } else {
             let eta = format!(", {left} left: roughly {h:.1} h");
             eprintln!(
                 "[{}:{:02}:{:02}] unit {}/{total}: sector {} ({slots} slots; {before} slots \
@@ -155,7 +163,7 @@ impl SolveObserver for Bars {
             let mut c = self.compressed.lock().expect("compress lock");
             *c = (c.0 + 1, c.1 + seconds, c.2 + r.searched_wins);
         }
-        if !self.quiet || self.log.is_some() {
+        if !self.quiet || self.log {
             self.overall.suspend(|| {
                 if r.wdl_bytes == 0 {
                     eprintln!(

@@ -382,7 +382,11 @@ pub fn logged_rate(log: &crate::solve::journal::Summary) -> Option<f64> {
 /// Roughly how long solving `slots` slots takes at `rate` slots a second, for people: `40 s`,
 /// `12 minutes`, `7.5 hours`.
 pub fn rough_time_at(slots: u64, rate: f64) -> String {
-    let secs = slots as f64 / rate;
+    rough_duration(slots as f64 / rate)
+}
+
+/// `secs` seconds for people: `40 s`, `12 minutes`, `7.5 hours`.
+pub fn rough_duration(secs: f64) -> String {
     if secs < 90.0 {
         format!("{secs:.0} s")
     } else if secs < 5400.0 {
