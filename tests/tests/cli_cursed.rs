@@ -12,7 +12,7 @@ use retro_engine::mill::{Mill, Position, Profile};
 use retro_engine::Color;
 use retro_solver::mill::Db;
 use retro_tables::value::Value as V;
-use retro_tests::{retro, stderr, stdout};
+use retro_tests::{parse_json, retro, stderr, stdout};
 use serde_json::Value;
 
 const SIX: &str = "six-mens-morris";
@@ -79,8 +79,7 @@ impl Tables {
         .concat();
         let out = retro(&args, None);
         assert!(out.status.success(), "{fen}: {}", stderr(&out));
-        serde_json::from_str(stdout(&out).trim())
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(&out)))
+        parse_json(&stdout(&out))
     }
 
     /// `retro play mill --json --as SEAT` from `p` under `--rule n-move-rule=N`: the whole
@@ -101,8 +100,7 @@ impl Tables {
         let text = stdout(&out);
         assert!(out.status.success(), "{fen}: {}\n{text}", stderr(&out));
         let summary = text.lines().last().expect("some output");
-        let summary =
-            serde_json::from_str(summary).unwrap_or_else(|e| panic!("not JSON ({e}): {summary}"));
+        let summary = parse_json(summary);
         (text, summary)
     }
 

@@ -234,8 +234,9 @@ fn timed_probes_of_win_draw_loss_tables_are_named_so() {
 }
 
 /// `--dir .` inside a table folder is the table folder too; Dara's dry run reckons its time
-/// at Dara's speed (4.5 million slots a second here, not Mill's 4.2: 4v4's 104,186,550 slots
-/// print as 23 s, where Mill's rate would print 25).
+/// at Dara's speed (4.5 million slots a second here, not Mill's 4.2: with 3v3 solved, the
+/// 140,522,850 slots of 3v4, 4v3 and 4v4 print as 31 s, 4.53 million a second, where Mill's
+/// rate would print 33 s, 4.26 million).
 #[test]
 fn a_table_folder_named_dot_and_dara_time() {
     let dir = tempfile::tempdir().unwrap();
@@ -273,7 +274,7 @@ fn a_table_folder_named_dot_and_dara_time() {
         other => panic!("{other}: {line}"),
     };
     let rate = slots / secs;
-    assert!((4.3e6..4.8e6).contains(&rate), "{rate}: {line}");
+    assert!((4.35e6..4.8e6).contains(&rate), "{rate}: {line}");
 }
 
 /// A finished Ô Ăn Quan game's analysis comes from the rules (its end collection), from a

@@ -1,12 +1,10 @@
 //! Arguments and inputs at their edges (found by an audit of the CLI, December 6): each gets
 //! a clear error or its own error line, never a panic, an abort or a walk without end.
 
-use retro_tests::{retro, solved_mill_with, stderr, stdout};
+use retro_tests::{parse_json, retro, solved_mill_with, stderr, stdout};
 
 fn json_lines(s: &str) -> Vec<serde_json::Value> {
-    s.lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
-        .collect()
+    s.lines().map(parse_json).collect()
 }
 
 /// Depths past what the recursion's stack holds, and search options a server would pass on

@@ -9,7 +9,7 @@ use retro_engine::mill::{Mill, Position, Profile};
 use retro_engine::Color;
 use retro_solver::mill::Db;
 use retro_tables::value::Value as V;
-use retro_tests::{retro, solved_mill, stderr, stdout};
+use retro_tests::{parse_json, retro, solved_mill, stderr, stdout};
 use serde_json::Value;
 use std::path::Path;
 
@@ -24,7 +24,7 @@ fn json_lines(args: &[&str], dir: &Path, input: Option<&str>) -> Vec<Value> {
     stdout(&out)
         .lines()
         .filter(|l| l.starts_with('{'))
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .map(parse_json)
         .collect()
 }
 

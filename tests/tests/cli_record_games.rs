@@ -4,7 +4,7 @@
 //! and drops, removals, captures and refills reset the N-move counter.
 
 use retro_engine::oaq::{Oaq, OaqProfile, Position, Turn};
-use retro_tests::{retro, stderr, stdout};
+use retro_tests::{parse_json, retro, stderr, stdout};
 use serde_json::Value;
 use std::collections::{HashSet, VecDeque};
 
@@ -26,7 +26,7 @@ fn analyse(game: &str, extra: &[&str]) -> (bool, Option<i32>, Value, String) {
     let out = retro(&args, None);
     let text = stdout(&out);
     let v = if out.status.success() {
-        serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+        parse_json(&text)
     } else {
         assert!(
             text.trim().is_empty(),

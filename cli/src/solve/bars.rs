@@ -26,21 +26,22 @@ pub(super) struct Bars {
     pub(super) memory: PeakMemory,
     /// The folder's solve log.
     pub(super) journal: Journal,
-    /// The rate the log lines' time left starts from: the folder's logged rate once its
-    /// solve log holds a billion slots, else the usual one.
+    /// The rate the time left (log lines and the bar's message) starts from: the folder's
+    /// logged rate once its solve log holds a billion slots, else the plan's (the units'
+    /// usual rates).
     pub(super) prior_rate: f64,
 }
 
 impl Bars {
     /// Bars, hidden under `quiet`; with `lines` (and not `quiet`), a line per unit instead,
     /// for a run that has `slots_left` slots to solve (its time left estimated from the
-    /// folder's solve log, or from the game's `usual_rate` before one).
+    /// folder's solve log, or from `plan_rate`, the plan's rate of its units, before one).
     pub(super) fn new(
         quiet: bool,
         lines: bool,
         slots_left: u64,
         folder: &Path,
-        usual_rate: f64,
+        plan_rate: f64,
     ) -> Bars {
         let overall = if quiet || lines {
             ProgressBar::hidden()
@@ -70,7 +71,7 @@ impl Bars {
             prior_rate: crate::solve::journal::summary(folder)
                 .as_ref()
                 .and_then(crate::solve::plan::logged_rate)
-                .unwrap_or(usual_rate),
+                .unwrap_or(plan_rate),
         }
     }
 
@@ -112,6 +113,8 @@ impl SolveObserver for Bars {
         // one (rough: units differ widely).
         let left = self.slots_left.saturating_sub(before);
         let h = crate::solve::plan::hours_left(left, before, secs as f64, self.prior_rate);
+        // The bar's message changes as each unit starts (a long unit keeps the figure its
+        // start gave).
         if !self.log {
             let when = crate::solve::plan::rough_duration(h * 3600.0);
             self.overall.set_message(format!("roughly {when} left"));

@@ -120,27 +120,26 @@ pub(super) fn dry_run<R: SectorRules>(
             l.describe()
         );
     }
-    if f.existing == 0 && f.left.0 > 0 {
-        println!(
-            "time: roughly {} on 2 cores (at {:.1} million slots a second, the usual rate of such \
-             units on a 2-core machine like the project's)",
+    // The time left: at the rate the folder's solve log shows, else at the usual rates of
+    // the units left (`plan::unit_rate`).
+    let when = match rate {
+        Some(r) => format!(
+            "{} at the rate its solve log shows ({:.1} million slots a second, compressing \
+             included)",
+            crate::solve::plan::rough_time_at(f.left.0, r),
+            r / 1e6
+        ),
+        None => format!(
+            "{} on 2 cores (at {:.1} million slots a second, the usual rate of these units on \
+             a 2-core machine like the project's)",
             crate::solve::plan::rough_time_at(f.left.0, f.rate),
             f.rate / 1e6
-        );
+        ),
+    };
+    if f.existing == 0 && f.left.0 > 0 {
+        println!("time: roughly {when}");
     }
     if f.existing > 0 {
-        let when = match rate {
-            Some(r) => format!(
-                "{} at the rate its solve log shows ({:.1} million slots a second, \
-                 compressing included)",
-                crate::solve::plan::rough_time_at(f.left.0, r),
-                r / 1e6
-            ),
-            None => format!(
-                "{} on 2 cores",
-                crate::solve::plan::rough_time_at(f.left.0, f.rate)
-            ),
-        };
         println!(
             "left to solve: {} slots in {} ({:.1}% of the slots), roughly {when}",
             f.left.0,

@@ -58,8 +58,10 @@ pub const DARA_SLOTS_PER_SECOND: f64 = 4.5e6;
 
 /// The solving rate of a unit whose placing moves stay inside it (a side with stones in hand
 /// may also slide, as under lasker-morris's `move-in-placing`, so the unit has frontier passes
-/// as a moving unit has): lasker-morris's first run solved 99.4 billion slots, nearly all of
-/// them such units, in about 12 hours of units (`docs/results.md`).
+/// as a moving unit has): lasker-morris's first run solved 99.4 billion slots, most of them
+/// such units, in about 12 hours of units (`docs/results.md`), a pace that puts the whole
+/// game at 16-17 hours; with this rate for its placing units and the usual one for the rest,
+/// the dry run says 16.1.
 pub const CYCLIC_PLACING_SLOTS_PER_SECOND: f64 = 2.3e6;
 
 /// The usual solving rate of a game's sectors (by the rules' name), slots a second.
