@@ -115,10 +115,7 @@ impl SolveObserver for Bars {
         let h = crate::solve::plan::hours_left(left, before, secs as f64, self.prior_rate);
         // The bar's message changes as each unit starts (a long unit keeps the figure its
         // start gave).
-        if !self.log {
-            let when = crate::solve::plan::rough_duration(h * 3600.0);
-            self.overall.set_message(format!("roughly {when} left"));
-        } else {
+        if self.log {
             let eta = format!(", {left} left: roughly {h:.1} h");
             eprintln!(
                 "[{}:{:02}:{:02}] unit {}/{total}: sector {} ({slots} slots; {before} slots \
@@ -132,6 +129,9 @@ impl SolveObserver for Bars {
                     .bytes()
                     .map_or(String::new(), |m| format!("; memory peak {}", human(m))),
             );
+        } else {
+            let when = crate::solve::plan::rough_duration(h * 3600.0);
+            self.overall.set_message(format!("roughly {when} left"));
         }
         if self.quiet {
             return;

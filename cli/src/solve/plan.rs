@@ -77,11 +77,7 @@ pub fn usual_rate(game: &str) -> f64 {
 /// else the game's [`usual_rate`].
 pub fn unit_rate<R: SectorRules>(rules: &R, unit: &[SectorKey]) -> f64 {
     let placing = unit.iter().any(|k| k.wf > 0 || k.bf > 0);
-    let inside = || {
-        unit.iter()
-            .any(|k| rules.successors(*k).iter().any(|s| unit.contains(s)))
-    };
-    if placing && inside() {
+    if placing && retro_solver::sectors::sector::moves_stay_inside(rules, unit) {
         CYCLIC_PLACING_SLOTS_PER_SECOND.min(usual_rate(rules.name()))
     } else {
         usual_rate(rules.name())

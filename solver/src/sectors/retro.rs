@@ -122,7 +122,7 @@ fn solve_unit_tagged<R: SectorRules>(
     let rules = &db.rules;
     // A unit none of whose moves stays inside it (placement without Lasker moves) is solved in
     // one pass over its positions, grouped by the opponent's stones.
-    let acyclic = unit.len() == 1 && !rules.successors(unit[0]).contains(&unit[0]);
+    let acyclic = unit.len() == 1 && !crate::sectors::sector::moves_stay_inside(rules, unit);
     let parts: Vec<Part> = unit
         .iter()
         .map(|&key| {

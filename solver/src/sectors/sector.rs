@@ -252,6 +252,13 @@ pub fn reads_of<R: SectorRules + ?Sized>(rules: &R, unit: &[SectorKey]) -> BTree
         .collect()
 }
 
+/// Whether a move of unit `unit` leads to one of its own sectors (the unit then has frontier
+/// passes: a moving unit, or a placing one where a side may also slide).
+pub fn moves_stay_inside<R: SectorRules + ?Sized>(rules: &R, unit: &[SectorKey]) -> bool {
+    unit.iter()
+        .any(|&k| rules.successors(k).iter().any(|c| unit.contains(c)))
+}
+
 /// The tables of other units that unit `unit` reads through raw working copies when they are
 /// not raw on disk: none for a unit valued forwards (one with marked points reads through
 /// probes), and never a table with marked points (it has no working copy).
