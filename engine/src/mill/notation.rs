@@ -2,7 +2,7 @@
 
 use super::geometry::{Bits, Board};
 use super::position::{GameOver, Mill, Move, Position, Step, StepList, NO_POINT};
-use super::rules::MillAction;
+use super::rules::{BoardFull, MillAction, Stalemate};
 use crate::{Color, NotationError};
 
 fn field_err(field: &'static str, value: &str, reason: impl Into<String>) -> NotationError {
@@ -208,6 +208,13 @@ impl Mill {
         if pending[oi] != 0 && pending[si] == 0 {
             return inconsistent("the side not to move owes a removal".into());
         }
+        if pending[oi] != 0 && !self.both_may_owe(&stones, hand, side) {
+            return inconsistent(
+                "both sides owe removals, which only the end of placing under mill counts \
+                 or a board-full removal rule leaves (nothing in hand, the first remover to move)"
+                    .into(),
+            );
+        }
         let victims = stones[oi].count_ones() as i32;
         if !counts && pending[si] as i32 > victims {
             return inconsistent(format!(
@@ -233,6 +240,13 @@ impl Mill {
         if stalemate_removal && pending[si] <= 0 {
             return inconsistent("stalemate removal (s:1) but no removal owed".into());
         }
+        if stalemate_removal && self.profile.stalemate != Stalemate::RemoveAndMove {
+            return inconsistent(
+                "stalemate removal (s:1) under stalemate=loss: only stalemate=remove-and-move \
+                 has one"
+                    .into(),
+            );
+        }
         let shift = if node_ids { 0 } else { 8 };
         let formed_w = (mills_mask >> 32) as u32;
         let formed_b = mills_mask as u32;
@@ -249,7 +263,7 @@ impl Mill {
             && occupied == g.all
             && matches!(
                 self.profile.board_full,
-                super::rules::BoardFull::FirstPlayerLoses | super::rules::BoardFull::Draw
+                BoardFull::FirstPlayerLoses | BoardFull::Draw
             );
         let mut pos = Position {
             stones,
@@ -271,6 +285,21 @@ impl Mill {
             pos.pending[si] = 1;
             pos.stalemate_removal = true;
         }
+        if stalemate_removal {
+            // The removal is owed at the start of a turn by a side with nothing to place and
+            // no step: the board as it stands, before the removal.
+            let mut before = pos;
+            before.pending = [0, 0];
+            before.stalemate_removal = false;
+            let turn_start = !(placing && hand == [0, 0]);
+            if pending[si] != 1 || !turn_start || !self.owes_stalemate_removal(&before) {
+                return inconsistent(
+                    "stalemate removal (s:1) but the side to move is not blocked at the start \
+                     of its turn (one removal owed, nothing to place, no step)"
+                        .into(),
+                );
+            }
+        }
         let over = self.outcome(&pos).is_some();
         if phase == "o" && !over {
             return inconsistent("phase o (game over) but the game is not over".into());
@@ -281,6 +310,24 @@ impl Mill {
             pos.placing = false;
         }
         Ok(pos)
+    }
+
+    /// Whether both sides may owe removals at once, the side to move first: only when placing
+    /// has ended (nothing in hand) under mill counts (White removes first) or on a full board
+    /// under a board-full removal rule (its first remover to move).
+    fn both_may_owe(&self, stones: &[Bits; 2], hand: [u8; 2], side: Color) -> bool {
+        if hand != [0, 0] {
+            return false;
+        }
+        if self.profile.mill_action == MillAction::MillCounts {
+            return side == Color::White;
+        }
+        let full = stones[0] | stones[1] == self.geo.all;
+        match self.profile.board_full {
+            BoardFull::FirstThenSecondRemove => full && side == Color::White,
+            BoardFull::SecondThenFirstRemove => full && side == Color::Black,
+            BoardFull::FirstPlayerLoses | BoardFull::Draw => false,
+        }
     }
 
     /// Writes a position as a 17-field FEN (plus `s:1` during a stalemate removal).

@@ -430,8 +430,10 @@ impl Mill {
                     p.stalemate_removal = false;
                     p.pending[si] = 0;
                 } else if self.too_few(&p).is_some() {
-                    // Game over. A finished game that had nothing left to place is written
-                    // (and read back) as out of the placing phase.
+                    // Game over: nobody owes a removal any more (under mill counts the other
+                    // side's own removal is left undone). A finished game that had nothing
+                    // left to place is written (and read back) as out of the placing phase.
+                    p.pending = [0, 0];
                     if p.hand == [0, 0] && p.marked == 0 {
                         p.placing = false;
                     }

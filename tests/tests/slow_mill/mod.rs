@@ -434,12 +434,13 @@ impl SlowMill {
                     p.stalemate_removal = false;
                     return p;
                 }
-                // 2. too few stones: the game is over
+                // 2. too few stones: the game is over, and nobody owes a removal any more
                 let min = self.rules.min_stones as usize;
                 if [W, B]
                     .iter()
                     .any(|&c| self.on_board(&p, c) + (p.hand[c] as usize) < min)
                 {
+                    p.pending = [0, 0];
                     return p;
                 }
                 // 3. still owing: remove again
