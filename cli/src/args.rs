@@ -192,6 +192,24 @@ curl 'http://127.0.0.1:8080/api/mill?variant=six-mens-morris'"
     Serve(ServeArgs),
 }
 
+impl Command {
+    /// The folder of tables the command reads or writes (`--dir`), if it takes one.
+    pub fn dir(&self) -> Option<&std::path::Path> {
+        match self {
+            Command::Solve(a) => Some(&a.dir),
+            Command::Analyse(a) => Some(&a.dir),
+            Command::Play(a) => Some(&a.dir),
+            Command::Verify(a) => Some(&a.dir),
+            Command::Compress(a) => Some(&a.dir),
+            Command::Sample(a) => Some(&a.dir),
+            Command::Serve(a) => Some(&a.dir),
+            Command::Variants(_) | Command::Moves(_) | Command::Perft(_) | Command::Bench(_) => {
+                None
+            }
+        }
+    }
+}
+
 /// The arguments of `retro serve`.
 #[derive(Args)]
 pub struct ServeArgs {

@@ -31,6 +31,14 @@ use error::CliError;
 use std::process::ExitCode;
 
 fn run(cli: Cli) -> Result<(), CliError> {
+    // A --dir that names a file would read as a folder without tables ("no table ..., build
+    // it with --dir FILE"): said as what it is. A missing folder is each command's to handle.
+    if let Some(dir) = cli.command.dir().filter(|d| d.exists() && !d.is_dir()) {
+        return Err(CliError::input(format!(
+            "--dir {}: a file, not a folder of tables",
+            dir.display()
+        )));
+    }
     match cli.command {
         Command::Variants(a) => variants::run(a.json),
         Command::Moves(a) => moves::run(&a),

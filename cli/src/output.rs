@@ -79,6 +79,12 @@ pub fn batch(path: &str, each: impl Fn(usize, &str) -> Value + Sync) -> Result<(
     let mut out = stdout.lock();
     let answer = |i: usize, line: &Line| match line {
         Ok(text) => {
+            // A byte-order mark (editors on Windows write one) is not part of the first line.
+            let text = if i == 1 {
+                text.trim_start_matches('\u{feff}')
+            } else {
+                text
+            };
             let text = text.trim();
             (!text.is_empty()).then(|| each(i, text).to_string())
         }

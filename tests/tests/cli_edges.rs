@@ -94,6 +94,41 @@ fn batch_lines_that_cannot_be_read_are_errors_in_place() {
     assert!(stderr(&o).contains("a folder"), "{}", stderr(&o));
 }
 
+/// A batch file that starts with a byte-order mark reads its first line as if it had none;
+/// a `--dir` that names a file is refused as such by every command that takes one.
+#[test]
+fn a_byte_order_mark_and_a_file_named_as_dir() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1";
+    let file = dir.path().join("bom.txt");
+    std::fs::write(&file, format!("\u{feff}{start}\r\n{start}\r\n")).unwrap();
+    let o = retro(&["moves", "mill", "--batch", file.to_str().unwrap()], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines = json_lines(&stdout(&o));
+    assert_eq!(lines.len(), 2, "{}", stdout(&o));
+    assert!(lines.iter().all(|l| l["error"].is_null()), "{}", stdout(&o));
+    assert_eq!(lines[0], lines[1]);
+
+    let f = file.to_str().unwrap();
+    for args in [
+        &["analyse", "mill", "--dir", f][..],
+        &["play", "mill", "--as", "none", "--dir", f],
+        &["sample", "mill", "--dir", f],
+        &["solve", "mill", "--max-stones", "3", "--dir", f],
+        &["verify", "--dir", f],
+        &["compress", "--dir", f],
+        &["serve", "--dir", f, "--addr", "127.0.0.1:0"],
+    ] {
+        let o = retro(args, Some("quit\n"));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("a file, not a folder of tables"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
 /// `retro play` reading a line longer than a MiB says so and reads on.
 #[test]
 fn play_reads_on_past_a_line_too_long() {
@@ -261,4 +296,12 @@ fn a_variant_of_a_game_without_presets_is_named_for_what_it_is() {
     let o = retro(&["analyse", "oaq", "--variant", "lasker-morris"], None);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("is a Mill preset"), "{}", stderr(&o));
+    // A long unknown name is quoted in part, for every game.
+    let long = "x".repeat(5000);
+    for game in ["mill", "dara"] {
+        let o = retro(&["solve", game, "--variant", &long, "--dry-run"], None);
+        assert_eq!(o.status.code(), Some(2), "{game}");
+        let e = stderr(&o);
+        assert!(e.contains("(5000 bytes)") && e.len() < 1000, "{game}: {e}");
+    }
 }

@@ -299,7 +299,8 @@ impl Profile {
             _ => {
                 let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
                 return Err(RuleError(format!(
-                    "unknown variant '{name}'; known variants: {}",
+                    "unknown variant '{}'; known variants: {}",
+                    crate::Excerpt(name, 100),
                     names.join(", ")
                 )));
             }
