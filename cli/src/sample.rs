@@ -274,7 +274,7 @@ fn emit<R: SectorRules>(
             continue;
         };
         let (mut got, mut tries) = (0, 0);
-        while got < want && tries < want * TRIES {
+        while got < want && tries < want.saturating_mul(TRIES) {
             tries += 1;
             let Some((own, opp, marks)) = index.unindex(rng.below(index.size())) else {
                 continue;

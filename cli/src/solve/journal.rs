@@ -144,8 +144,12 @@ pub fn summarize(text: &str) -> Summary {
         ) else {
             continue;
         };
+        // A hand-edited line could carry anything: numbers past any real run are not added.
+        if !(0.0..1e12).contains(&compress) {
+            continue;
+        }
         s.units += 1;
-        s.slots += slots;
+        s.slots = s.slots.saturating_add(slots);
         s.peak_memory = s.peak_memory.max(peak);
         let r = runs.entry(start).or_insert((now, compress));
         *r = (r.0.max(now), r.1.max(compress));
@@ -168,7 +172,9 @@ mod tests {
                     100000\t400000\t4_4_0_0\t20\t240.0\t30.5\t9000\n\
                     garbage line\n\
                     1000000\t1100000\t5_5_0_0+4_5_0_0\t30\t90.0\t0.0\t4000\n\
-                    1000000\t1100000\tcut short";
+                    1000000\t1100000\tcut short\n\
+                    1000000\t1100000\t6_6_0_0\t30\t90.0\tinf\t4000\n\
+                    1000000\t1100000\t6_6_0_0\t30\t90.0\tNaN\t4000";
         let s = summarize(text);
         assert_eq!(
             s,
@@ -181,6 +187,9 @@ mod tests {
                 peak_memory: 9000,
             }
         );
+        // Slots past u64 (a hand-edited log) stay at the most, not wrapped round.
+        let huge = format!("1\t2\tu\t{}\t1.0\t0.0\t1\n", u64::MAX).repeat(2);
+        assert_eq!(summarize(&huge).slots, u64::MAX);
     }
 
     #[test]
