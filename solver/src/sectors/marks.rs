@@ -8,7 +8,8 @@
 //! the least of all), and a frontier pass over the losses in `d - 1` reaches every parent inside
 //! the unit whose value it makes or finds a win in `d` (every sector of an equal-material unit
 //! keeps its values). A win found quicker than the initialisation's stays so only through a move
-//! inside the unit, which a pass marks.
+//! inside the unit, which a pass marks; a win in one ply so found is never searched, and the
+//! pass over the losses in 0 takes back the initialisation's mark.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -45,6 +46,18 @@ impl Marks {
         let (word, bit) = (&self.chosen[(s / 64) as usize], 1 << (s % 64));
         if word.load(Relaxed) & bit == 0 {
             word.fetch_or(bit, Relaxed);
+        }
+    }
+
+    /// Slot `s` turned out a win in one ply (a move inside the unit to a position with no
+    /// move), which is never searched, after the initialisation chose it for a slower win
+    /// through a kept sector. Only the pass over the losses in 0 calls it, before any later
+    /// pass may choose again.
+    #[inline]
+    pub fn unchoose(&self, s: u64) {
+        let (word, bit) = (&self.chosen[(s / 64) as usize], 1 << (s % 64));
+        if word.load(Relaxed) & bit != 0 {
+            word.fetch_and(!bit, Relaxed);
         }
     }
 

@@ -423,9 +423,15 @@ fn analyse<R: SectorRules, T: Tag>(
                                 }
                             }
                             // A win in d + 1 (final: later passes only find slower ones) with
-                            // a move to this loss inside the unit, which keeps its values.
-                            if let (Some(m), true) = (&pp.marks, cur == target && d > 0) {
-                                m.choose(s);
+                            // a move to this loss inside the unit, which keeps its values; a
+                            // win in 1 is never searched, though the initialisation may have
+                            // chosen it for a slower win through a kept sector.
+                            if let (Some(m), true) = (&pp.marks, cur == target) {
+                                if d > 0 {
+                                    m.choose(s);
+                                } else {
+                                    m.unchoose(s);
+                                }
                             }
                         } else if pp.cnt[s as usize].fetch_sub(1, Relaxed) == 1 {
                             let cell = &pp.vals[s as usize];
