@@ -144,7 +144,10 @@ type StepPair = (String, Position, SlowPos);
 
 impl Ctx {
     fn new(name: &'static str) -> Ctx {
-        let profile = Profile::preset(name).unwrap();
+        Ctx::with(name, Profile::preset(name).unwrap())
+    }
+
+    fn with(name: &'static str, profile: Profile) -> Ctx {
         Ctx {
             name,
             eng: Mill::new(profile.clone()),
@@ -432,6 +435,56 @@ fn engine_matches_slow_generator_on_every_preset() {
             "{}: too few positions",
             PRESETS[*i].name
         );
+    }
+}
+
+/// Rule combinations no preset has, where a ply meets the next turn: Black's last placement
+/// under defender-first leaving Black itself blocked (its stalemate removal is a ply of its
+/// own), a game ending on a side's own removal under mill counts (the other side's left
+/// undone), two mills closed at once on the 16-point board.
+#[test]
+fn engine_matches_slow_generator_on_rule_combinations() {
+    let combos: [(&'static str, &str, &[&str]); 3] = [
+        (
+            "16 points, defender-first, stalemate removal",
+            "six-mens-morris",
+            &[
+                "stones=5",
+                "defender-first=true",
+                "stalemate=remove-and-move",
+            ],
+        ),
+        (
+            "3 stones, mill counts",
+            "nine-mens-morris",
+            &["stones=3", "mill-action=mill-counts"],
+        ),
+        (
+            "16 points, a removal per mill",
+            "six-mens-morris",
+            &["remove-per-mill=true", "flying=true"],
+        ),
+    ];
+    for (i, (name, preset, rules)) in combos.into_iter().enumerate() {
+        let mut profile = Profile::preset(preset).unwrap();
+        profile.set_all(rules.iter().copied()).unwrap();
+        let stats = Ctx::with(name, profile).run(0x5eed_0000 + i as u64);
+        let positions = stats.split_positions + stats.compound_positions;
+        assert!(positions >= MIN_POSITIONS, "{name}: {positions}");
+        if i == 0 {
+            assert!(
+                stats.stalemate_removal > 5,
+                "{name}: {}",
+                stats.stalemate_removal
+            );
+        }
+        if i == 2 {
+            assert!(
+                stats.multi_removal_moves > 10,
+                "{name}: {}",
+                stats.multi_removal_moves
+            );
+        }
     }
 }
 

@@ -292,6 +292,36 @@ fn black_moves_first_when_placing_ends_under_defender_first() {
     assert!(s.compared > 1000, "{}", s.compared);
 }
 
+/// defender-first with stalemate=remove-and-move: when Black's last placement leaves Black
+/// itself blocked, its stalemate removal starts its turn, a ply of its own (the engine's compound
+/// move once took it into the placement's ply, one ply short of the solver's distances).
+#[test]
+fn a_side_blocked_by_its_own_last_placement_removes_in_a_ply_of_its_own() {
+    let mut p = Profile::preset("six-mens-morris").unwrap();
+    p.set_all([
+        "stones=5",
+        "defender-first=true",
+        "stalemate=remove-and-move",
+    ])
+    .unwrap();
+    let s = check(p.clone(), 4);
+    assert!(s.compared > 1000, "{}", s.compared);
+    // The case itself: Black places its last stone (c2) and, moving first, has no step.
+    let m = Mill::new(p);
+    let before = m
+        .parse_fen("@@*O***O/O*O***** b p p 4 0 2 1 0 0 0 0 0 0 0 0 1")
+        .unwrap();
+    let mut moves = Vec::new();
+    m.moves(&before, &mut moves);
+    let blocked: Vec<_> = moves.iter().filter(|(_, q)| q.stalemate_removal).collect();
+    assert!(!blocked.is_empty());
+    for (mv, q) in blocked {
+        assert_eq!(mv.removed, 0, "{}", m.format_move(mv));
+        assert_eq!(q.side, before.side);
+        assert_eq!(q.pending[before.side.index()], 1);
+    }
+}
+
 /// da-san-qi's rules on the 16-point board with 5 stones a side: a mill while placing
 /// removes an opponent stone (from a mill too) and marks its point, where nobody places until
 /// placing ends; then the marks leave and Black moves first; no flying. The solver indexes the

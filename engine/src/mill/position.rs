@@ -531,9 +531,12 @@ impl Mill {
         out.dedup_by_key(|(m, _)| *m);
     }
 
-    /// Extends a partial compound move by the removals its side still owes.
+    /// Extends a partial compound move by the removals its side still owes. A stalemate
+    /// removal is not one of them: it starts the next turn, a ply of its own, even when that
+    /// turn is the same side's (Black's last placement under `defender-first`).
     fn complete(&self, mv: Move, q: Position, side: Color, out: &mut Vec<(Move, Position)>) {
-        if q.side != side || q.pending[side.index()] == 0 || self.decided(&q) {
+        if q.side != side || q.pending[side.index()] == 0 || q.stalemate_removal || self.decided(&q)
+        {
             out.push((mv, q));
             return;
         }

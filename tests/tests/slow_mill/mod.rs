@@ -557,7 +557,11 @@ impl SlowMill {
         removed: &mut Vec<usize>,
         out: &mut Vec<(String, SlowPos)>,
     ) {
-        if q.side == s && q.pending[s] != 0 && self.outcome(q).is_none() {
+        // A stalemate removal owed after a step starts the next turn (a ply of its own), even
+        // the same side's; one owed at the start of the ply is this ply.
+        let at_start = head.is_empty() && removed.is_empty();
+        let next_turn = q.stalemate_removal && !at_start;
+        if q.side == s && q.pending[s] != 0 && !next_turn && self.outcome(q).is_none() {
             for step in self.steps(q) {
                 let SlowStep::Remove(x) = step else {
                     panic!("a side owing removals can only remove")
