@@ -991,6 +991,56 @@ fn a_win_in_one_found_after_a_searched_choice_is_not_searched() {
     );
 }
 
+/// A derived position's search asks of a move into a table with searched wins only whether its
+/// win is above the loss found so far; that floor may pass the table's longest win, and the
+/// scan, stopped early at a distance below the floor, was taken for a corrupt table (Lasker
+/// moves while placing, stones in mills removable, 6 stones on 16 points: `retro compress`
+/// and `solve --compress` both failed).
+#[test]
+fn a_search_stopped_early_above_a_tables_longest_win_is_no_corruption() {
+    let (raw_dir, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let rules = [
+        "mill",
+        "--variant",
+        "six-mens-morris",
+        "--rule",
+        "move-in-placing=true",
+        "--rule",
+        "remove-from-mills=true",
+    ];
+    let base = [&["solve"], &rules[..], &["-q", "--dir"]].concat();
+    let (raw, d) = (
+        raw_dir.path().to_str().unwrap(),
+        dir.path().to_str().unwrap(),
+    );
+    assert!(retro(&[&base[..], &[raw]].concat(), None).status.success());
+    assert!(retro(&[&base[..], &[d]].concat(), None).status.success());
+    let o = retro(&["compress", "--dir", d, "-q"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(retro(&["verify", "--dir", d], None).status.success());
+    let raw = raw_codes(raw_dir.path());
+    let mut compared = 0;
+    for w in sector_files(dir.path(), "rtbw") {
+        let t = open_compressed(&w, Some(&w.with_extension("rtbd"))).unwrap();
+        let name = w.strip_prefix(dir.path()).unwrap().with_extension("");
+        compared += compare(&t, &raw[&raw_dir.path().join(&name)], true);
+    }
+    assert!(compared > 1_000_000, "{compared}");
+    let sample = [
+        &["sample"],
+        &rules[..],
+        &["--dir", d, "--count", "6000", "--seed", "4", "--check"],
+    ]
+    .concat();
+    let o = retro(&sample, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("6000 agree, 0 differ"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 /// `solve --compress --raw-budget`: tables units to come still read are compressed early (every
 /// value kept), read back through working copies and given their final form after their last
 /// reader. With a budget far below any table the finished folder is byte for byte the one

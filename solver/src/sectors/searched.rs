@@ -320,7 +320,9 @@ impl<R: SectorRules> Db<R> {
         self.rules.children(f, &mut ch);
         let longest = self.table(f.key())?.0.header().longest_win;
         match self.least_kept_loss(&ch, local, enough)? {
-            Some(d) if d > 1 && d <= longest => Ok(Value::Win(d)),
+            // A scan stopped early (at `enough` or fewer) gives a bound, not the distance: the
+            // caller asked only whether it is above `enough`, which may exceed the longest win.
+            Some(d) if d > 1 && (d <= longest || d <= enough) => Ok(Value::Win(d)),
             found => Err(TableError::Corrupt(
                 self.path(f.key()),
                 format!(
