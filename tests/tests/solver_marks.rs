@@ -54,6 +54,38 @@ fn six_mens_morris_marks_agree_placement_included() {
     assert!(sectors > 10 && marked > 1000, "{sectors} {marked}");
 }
 
+/// Under `remove-per-mill` a capture from an equal-material sector reaches a sector that keeps
+/// its values, so the initialisation chooses wins through it; one a pass then makes a win in
+/// one ply (a slide leaving the opponent no move) is not searched, and its mark is taken back.
+/// A mark on anything but a win of more than one ply is refused when the marks are taken.
+#[test]
+fn marks_agree_where_captures_reach_kept_sectors() {
+    use retro_solver::sectors::searched::searched_wins_marked;
+    use retro_tables::Value;
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = Profile::preset("six-mens-morris").unwrap();
+    p.set_all(["stones=5", "remove-per-mill=true"]).unwrap();
+    let db = Db::new(Mill::new(p), dir.path());
+    let start = retro_solver::mill::sectors::start_sector(&db.game().profile);
+    let (sectors, marked) = marks_agree(&db, &[start]);
+    assert!(sectors > 10 && marked > 1000, "{sectors} {marked}");
+
+    let k = key(5, 5, 0, 0);
+    let t = db.table(k).unwrap();
+    let n = t.0.header().slots;
+    let one = (0..n)
+        .find(|&s| t.0.value(s).unwrap() == Some(Value::Win(1)))
+        .expect("a win in one ply");
+    let mut bits = searched_wins(&db, k).unwrap().expect("searched").bits;
+    assert_eq!(bits[(one / 64) as usize] >> (one % 64) & 1, 0);
+    bits[(one / 64) as usize] |= 1 << (one % 64);
+    let Err(e) = searched_wins_marked(&db, k, Some(bits)) else {
+        panic!("a win in one ply taken as a searched win");
+    };
+    let e = e.to_string();
+    assert!(e.contains("no win to search"), "{e}");
+}
+
 #[test]
 fn nine_mens_morris_endgames_marks_agree() {
     let dir = tempfile::tempdir().unwrap();

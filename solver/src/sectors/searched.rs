@@ -427,6 +427,32 @@ pub fn searched_wins_marked<R: SectorRules>(
             parts.concat()
         }
     };
+    // Every chosen slot must hold a win of more than one ply (a cheap read each; a search of
+    // each would not be), else the marks are not this table's.
+    let bad = bits
+        .par_iter()
+        .enumerate()
+        .map(|(w, &word)| {
+            let mut x = word;
+            while x != 0 {
+                let slot = 64 * w as u64 + x.trailing_zeros() as u64;
+                x &= x - 1;
+                match t.0.value(slot)? {
+                    Some(Value::Win(d)) if d > 1 => {}
+                    v => return Ok(Some((slot, v))),
+                }
+            }
+            Ok(None)
+        })
+        .find_map_any(|r: Result<Option<(u64, Option<Value>)>, TableError>| r.transpose());
+    if let Some(r) = bad {
+        let (slot, v) = r?;
+        return Err(TableError::Mismatch(
+            db.path(k),
+            format!("slot {slot} holds {v:?}, which is no win to search, but is marked as one"),
+        )
+        .into());
+    }
     let total: u64 = bits.iter().map(|w| w.count_ones() as u64).sum();
     let step = (total / SEARCH_CHECKS as u64).max(1);
     let mut seen = 0u64;
