@@ -386,6 +386,45 @@ pub fn searched_wins<R: SectorRules>(
     searched_wins_marked(db, k, None)
 }
 
+/// Checks marks the solver made (the look's own choice needs no check): every marked slot of
+/// sector `k`'s table `t` must hold a win of more than one ply (a cheap read each; a search of
+/// each would not be), else the marks are not this table's.
+fn marks_are_wins<R: SectorRules>(
+    db: &Db<R>,
+    k: SectorKey,
+    t: &(AnyTable, BoardIndex),
+    bits: &[u64],
+) -> Result<(), ProbeError> {
+    use rayon::prelude::*;
+    let bad = bits
+        .par_iter()
+        .enumerate()
+        .map(|(w, &word)| {
+            let mut x = word;
+            while x != 0 {
+                let slot = 64 * w as u64 + x.trailing_zeros() as u64;
+                x &= x - 1;
+                match t.0.value(slot)? {
+                    Some(Value::Win(d)) if d > 1 => {}
+                    v => return Ok(Some((slot, v))),
+                }
+            }
+            Ok(None)
+        })
+        .find_map_any(|r: Result<Option<(u64, Option<Value>)>, TableError>| r.transpose());
+    match bad {
+        None => Ok(()),
+        Some(r) => {
+            let (slot, v) = r?;
+            Err(TableError::Mismatch(
+                db.path(k),
+                format!("slot {slot} holds {v:?}, which is no win to search, but is marked as one"),
+            )
+            .into())
+        }
+    }
+}
+
 /// [`searched_wins`], taking the wins the solver marked while it solved the sector
 /// ([`crate::sectors::marks`]: the same bits, without a look at every win's moves) when
 /// `marked` has them.
@@ -413,7 +452,10 @@ pub fn searched_wins_marked<R: SectorRules>(
     // about as fast as a scan.
     const CHUNK: u64 = 1 << 20;
     let bits = match marked {
-        Some(bits) if bits.len() as u64 == n.div_ceil(64) => bits,
+        Some(bits) if bits.len() as u64 == n.div_ceil(64) => {
+            marks_are_wins(db, k, &t, &bits)?;
+            bits
+        }
         _ => {
             let decoded = decoded_successors(db, k)?;
             let parts: Vec<Vec<u64>> = (0..n.div_ceil(CHUNK))
@@ -427,32 +469,6 @@ pub fn searched_wins_marked<R: SectorRules>(
             parts.concat()
         }
     };
-    // Every chosen slot must hold a win of more than one ply (a cheap read each; a search of
-    // each would not be), else the marks are not this table's.
-    let bad = bits
-        .par_iter()
-        .enumerate()
-        .map(|(w, &word)| {
-            let mut x = word;
-            while x != 0 {
-                let slot = 64 * w as u64 + x.trailing_zeros() as u64;
-                x &= x - 1;
-                match t.0.value(slot)? {
-                    Some(Value::Win(d)) if d > 1 => {}
-                    v => return Ok(Some((slot, v))),
-                }
-            }
-            Ok(None)
-        })
-        .find_map_any(|r: Result<Option<(u64, Option<Value>)>, TableError>| r.transpose());
-    if let Some(r) = bad {
-        let (slot, v) = r?;
-        return Err(TableError::Mismatch(
-            db.path(k),
-            format!("slot {slot} holds {v:?}, which is no win to search, but is marked as one"),
-        )
-        .into());
-    }
     let total: u64 = bits.iter().map(|w| w.count_ones() as u64).sum();
     let step = (total / SEARCH_CHECKS as u64).max(1);
     let mut seen = 0u64;
