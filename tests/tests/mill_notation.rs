@@ -227,6 +227,15 @@ fn every_fen_error_path() {
     // Both sides owe a removal in the moving phase, which no rule of nine-mens-morris leaves.
     let both = inconsistent("OOO*****/@@@@****/******** w m r 3 0 4 0 1 1 0 0 0 0 0 0 1");
     assert!(both.contains("both sides owe"), "{both}");
+    // Both sides below the minimum: the game ended when the first of them got there.
+    let few = inconsistent("OO******/@@******/******** b m s 2 0 2 0 0 0 0 0 0 0 0 0 1");
+    assert!(few.contains("both sides have fewer than 3"), "{few}");
+    let few = inconsistent("OO******/@@******/******** w o s 2 0 2 0 0 0 0 0 0 0 0 0 1");
+    assert!(few.contains("both sides"), "{few}");
+    // One side below it is a finished game, which reads.
+    assert!(m
+        .parse_fen("OO******/@@@*****/******** w o s 2 0 3 0 0 0 0 0 0 0 0 0 1")
+        .is_ok());
     // A stalemate removal under stalemate=loss.
     let s1 = inconsistent("OOO*****/@@@@****/******** w m r 3 0 4 0 1 0 0 0 0 0 0 0 1 s:1");
     assert!(s1.contains("stalemate=loss"), "{s1}");

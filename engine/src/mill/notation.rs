@@ -154,6 +154,13 @@ impl Mill {
                 ));
             }
         }
+        let min = self.profile.min_stones as u32;
+        if w_on + (w_hand as u32) < min && b_on + (b_hand as u32) < min {
+            return inconsistent(format!(
+                "both sides have fewer than {min} stones (board and hand), but a game ends as \
+                 soon as one side has"
+            ));
+        }
         let hand = [w_hand, b_hand];
         let placing = match phase {
             "p" | "r" => true,
