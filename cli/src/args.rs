@@ -528,7 +528,9 @@ pub struct SolveArgs {
     pub quiet: bool,
     /// Print the plan and solve nothing: how many sectors and units are left to solve, their
     /// slots, the memory and disk they need and roughly how long they take (with --json, every
-    /// sector with its slots; Ô Ăn Quan: the game's slots and memory).
+    /// sector with its slots; Ô Ăn Quan: the game's slots and memory). A report, it exits 0
+    /// even under rules the solver cannot solve whole: it names the sectors left out first,
+    /// and --json's `solvable` is false.
     #[arg(long)]
     pub dry_run: bool,
     /// Wait for another solve writing into the same table folder to finish, instead of
