@@ -154,11 +154,11 @@ impl Mill {
                 ));
             }
         }
-        let min = self.profile.min_stones as u32;
-        if w_on + (w_hand as u32) < min && b_on + (b_hand as u32) < min {
+        if self.below_minimum(stones[0], w_hand) && self.below_minimum(stones[1], b_hand) {
             return inconsistent(format!(
-                "both sides have fewer than {min} stones (board and hand), but a game ends as \
-                 soon as one side has"
+                "both sides have fewer than {} stones (board and hand), but a game ends as \
+                 soon as one side has",
+                self.profile.min_stones
             ));
         }
         let hand = [w_hand, b_hand];

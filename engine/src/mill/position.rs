@@ -293,13 +293,19 @@ impl Mill {
         n
     }
 
+    /// Whether a side with `stones` on the board and `hand` in hand is below the profile's
+    /// minimum (and so has lost by material).
+    #[inline]
+    pub(crate) fn below_minimum(&self, stones: Bits, hand: u8) -> bool {
+        stones.count_ones() + (hand as u32) < self.profile.min_stones as u32
+    }
+
     /// The side that has lost by material, if any.
     #[inline]
     fn too_few(&self, p: &Position) -> Option<Color> {
-        let min = self.profile.min_stones as u32;
         [p.side.other(), p.side]
             .into_iter()
-            .find(|&c| p.stones[c.index()].count_ones() + (p.hand[c.index()] as u32) < min)
+            .find(|&c| self.below_minimum(p.stones[c.index()], p.hand[c.index()]))
     }
 
     /// Why a game ended, in words, with this profile's figures ("fewer than 3 stones").
