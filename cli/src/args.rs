@@ -495,7 +495,7 @@ pub struct PerftArgs {
     /// Worker threads (default: all cores).
     #[arg(long, short)]
     pub threads: Option<usize>,
-    /// Print JSON: {"nodes":N,"seconds":S,"nps":R}.
+    /// Print JSON: {"nodes":N,"nps":R,"seconds":S}.
     #[arg(long)]
     pub json: bool,
 }
